@@ -1,0 +1,186 @@
+/* reach — one-sided communication runtime: the native interface.
+ *
+ * Every call returns REACH_SUCCESS (0) or a negative reach_status_t; on a
+ * bad argument it prints one line naming the rank, the call and the problem
+ * and touches nothing. Remote addresses are the addresses the owning rank
+ * received from reach_malloc, in that rank's own address space. */
+#ifndef REACH_H
+#define REACH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define REACH_API __attribute__((visibility("default")))
+#define REACH_NORETURN __attribute__((noreturn))
+#else
+#define REACH_API
+#define REACH_NORETURN
+#endif
+
+#define REACH_VERSION_MAJOR 0
+#define REACH_VERSION_MINOR 1
+
+typedef enum reach_status {
+    REACH_SUCCESS = 0,
+    REACH_ERR_NOT_INIT = -1,   /* called before reach_init or after finalize */
+    REACH_ERR_ARG = -2,        /* invalid argument (NULL, negative size...) */
+    REACH_ERR_RANK = -3,       /* rank out of range */
+    REACH_ERR_RANGE = -4,      /* remote range not inside a segment of that rank */
+    REACH_ERR_ALIGN = -5,      /* misaligned atomic or accumulate target */
+    REACH_ERR_NOMEM = -6,      /* shared memory or arena space exhausted */
+    REACH_ERR_HANDLE = -7,     /* request handle or mutex set not valid */
+    REACH_ERR_MUTEX = -8,      /* mutex id out of range, not held, held twice */
+    REACH_ERR_TYPE = -9,       /* unknown data type or operation */
+    REACH_ERR_UNSUPPORTED = -10, /* not available in this configuration */
+    REACH_ERR_SYSTEM = -11     /* an operating system or MPI call failed */
+} reach_status_t;
+
+/* Element types of accumulate. Scale has the same type as the elements
+ * (two components for the complex types). */
+typedef enum reach_type {
+    REACH_INT = 0,      /* int */
+    REACH_LONG,         /* long */
+    REACH_FLOAT,        /* float */
+    REACH_DOUBLE,       /* double */
+    REACH_COMPLEX,      /* float _Complex, as {re, im} */
+    REACH_DCOMPLEX,     /* double _Complex, as {re, im} */
+    REACH_TYPE_COUNT
+} reach_type_t;
+
+/* ---- start-up ---------------------------------------------------------- */
+
+/* Collective. Initializes MPI if the program has not; argc/argv may be NULL. */
+REACH_API int reach_init(int *argc, char ***argv);
+/* Collective. Releases every allocation, mutex set and mapping; finalizes
+ * MPI if reach_init initialized it. */
+REACH_API int reach_finalize(void);
+REACH_API int reach_initialized(void);
+REACH_API int reach_rank(void);
+REACH_API int reach_size(void);
+/* 1 if rank shares this process's node (its memory is mapped here). */
+REACH_API int reach_same_node(int rank);
+/* The node of a rank (0..node_count-1) and the number of nodes. */
+REACH_API int reach_node_of(int rank);
+REACH_API int reach_node_count(void);
+REACH_API const char *reach_strerror(int status);
+/* Aborts the whole job with a message; never returns, never exits with 0. */
+REACH_API REACH_NORETURN void reach_abort(int code, const char *msg);
+
+/* ---- memory ------------------------------------------------------------ */
+
+/* Collective over all ranks. Each rank passes its own size (0 allowed, sizes
+ * may differ); bases[r] receives rank r's base address (NULL where r asked
+ * for 0 bytes). bases must hold reach_size() entries. */
+REACH_API int reach_malloc(size_t bytes, void *bases[]);
+/* Collective; each rank passes its own base (NULL if it asked for 0 bytes). */
+REACH_API int reach_free(void *base);
+/* Local memory suitable as source or destination of transfers. */
+REACH_API void *reach_malloc_local(size_t bytes);
+REACH_API int reach_free_local(void *ptr);
+
+/* ---- contiguous transfers ---------------------------------------------- */
+
+/* Blocking: src may be reused on return; complete at the target after a
+ * fence or barrier. Gets return with the data. */
+REACH_API int reach_put(const void *src, void *dst, size_t bytes, int rank);
+REACH_API int reach_get(const void *src, void *dst, size_t bytes, int rank);
+/* dst[i] += scale * src[i] on rank's memory, atomic per element against every
+ * other accumulate and atomic on the same bytes. bytes is a multiple of the
+ * element size; dst is aligned to the element's component size. */
+REACH_API int reach_acc(reach_type_t type, const void *scale, const void *src,
+                        void *dst, size_t bytes, int rank);
+
+/* Non-blocking forms. A request must be completed with reach_wait or
+ * reach_test before its buffers are reused. */
+typedef struct reach_request {
+    uint32_t magic;   /* identifies an issued request */
+    uint32_t state;   /* internal */
+    uint64_t seq;     /* internal */
+} reach_request_t;
+
+REACH_API int reach_put_nb(const void *src, void *dst, size_t bytes, int rank,
+                           reach_request_t *req);
+REACH_API int reach_get_nb(const void *src, void *dst, size_t bytes, int rank,
+                           reach_request_t *req);
+REACH_API int reach_acc_nb(reach_type_t type, const void *scale, const void *src,
+                           void *dst, size_t bytes, int rank, reach_request_t *req);
+REACH_API int reach_wait(reach_request_t *req);
+/* *done = 1 once the request is complete (then it needs no wait). */
+REACH_API int reach_test(reach_request_t *req, int *done);
+/* Completes every request this process issued (to one rank). */
+REACH_API int reach_wait_all(void);
+REACH_API int reach_wait_rank(int rank);
+
+/* ---- atomics (rank's memory; 4- or 8-byte aligned) ---------------------- */
+
+REACH_API int reach_fetch_add_i32(int32_t *dst, int32_t add, int32_t *old, int rank);
+REACH_API int reach_fetch_add_i64(int64_t *dst, int64_t add, int64_t *old, int rank);
+REACH_API int reach_swap_i32(int32_t *dst, int32_t value, int32_t *old, int rank);
+REACH_API int reach_swap_i64(int64_t *dst, int64_t value, int64_t *old, int rank);
+/* Stores value if *dst == compare; *old receives the previous contents. */
+REACH_API int reach_cas_i32(int32_t *dst, int32_t compare, int32_t value,
+                            int32_t *old, int rank);
+REACH_API int reach_cas_i64(int64_t *dst, int64_t compare, int64_t value,
+                            int64_t *old, int rank);
+
+/* ---- completion and synchronization ------------------------------------ */
+
+/* Everything this process issued to rank (to every rank) is complete there. */
+REACH_API int reach_fence(int rank);
+REACH_API int reach_fence_all(void);
+/* Collective: fence_all on every rank, then a barrier. */
+REACH_API int reach_barrier(void);
+
+/* Mutexes: a collective set where each rank hosts its own number of
+ * mutexes. Queue locks: FIFO hand-off, waiters sleep. */
+typedef struct reach_mutexes reach_mutexes_t;
+REACH_API int reach_mutexes_create(int count, reach_mutexes_t **set);
+REACH_API int reach_mutexes_destroy(reach_mutexes_t *set);
+REACH_API int reach_mutex_lock(reach_mutexes_t *set, int id, int rank);
+/* *acquired = 1 if taken; never waits. */
+REACH_API int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired);
+REACH_API int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank);
+
+/* ---- statistics ---------------------------------------------------------- */
+
+typedef enum reach_op_kind {
+    REACH_OP_PUT = 0, REACH_OP_GET, REACH_OP_ACC, REACH_OP_ATOMIC,
+    REACH_OP_FENCE, REACH_OP_BARRIER, REACH_OP_LOCK, REACH_OP_UNLOCK,
+    REACH_OP_KINDS
+} reach_op_kind_t;
+
+typedef enum reach_path {
+    REACH_PATH_SELF = 0,  /* target is this process */
+    REACH_PATH_SHM,       /* target on this node, through the shared mapping */
+    REACH_PATH_NET,       /* target on another node */
+    REACH_PATHS
+} reach_path_t;
+
+typedef struct reach_stats {
+    uint64_t ops[REACH_OP_KINDS][REACH_PATHS];
+    uint64_t bytes[REACH_OP_KINDS][REACH_PATHS];
+    uint64_t blocking_waits;  /* waits that went to sleep in the kernel */
+    uint64_t lock_contended;  /* lock acquisitions that had to queue */
+    uint64_t allocations;     /* collective allocations */
+} reach_stats_t;
+
+REACH_API int reach_stats_get(reach_stats_t *out);
+REACH_API int reach_stats_reset(void);
+REACH_API const char *reach_op_kind_name(reach_op_kind_t kind);
+REACH_API const char *reach_path_name(reach_path_t path);
+
+/* ---- configuration ----------------------------------------------------- */
+
+/* Prints the table of environment variables with defaults, values in force
+ * and help to stdout. Works before reach_init. */
+REACH_API void reach_config_print(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* REACH_H */

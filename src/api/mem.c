@@ -1,0 +1,38 @@
+/* Collective and local allocation. */
+#include "core/mem.h"
+#include "transport/shm/shm.h"
+
+int reach_malloc(size_t bytes, void *bases[])
+{
+    return mem_alloc_collective("reach_malloc", bytes, bases, 1);
+}
+
+int reach_free(void *base)
+{
+    return mem_free_collective("reach_free", base);
+}
+
+/* Local blocks come from the arena too, so that they are already in memory
+ * every transport can reach. */
+void *reach_malloc_local(size_t bytes)
+{
+    void *p = NULL;
+    if (!rt.initialized) {
+        rt_error(REACH_ERR_NOT_INIT, "reach_malloc_local", "reach is not initialized");
+        return NULL;
+    }
+    if (bytes == 0)
+        bytes = 1;
+    return shm_alloc("reach_malloc_local", bytes, SHM_BLOCK_LOCAL, &p) == REACH_SUCCESS ? p : NULL;
+}
+
+int reach_free_local(void *ptr)
+{
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, "reach_free_local", "reach is not initialized");
+    if (ptr == NULL)
+        return REACH_SUCCESS;
+    if (shm_free(ptr, SHM_BLOCK_LOCAL) != REACH_SUCCESS)
+        return rt_error(REACH_ERR_ARG, "reach_free_local", "%p was not returned by reach_malloc_local", ptr);
+    return REACH_SUCCESS;
+}

@@ -1,0 +1,141 @@
+/* Contiguous put, get and accumulate, blocking and non-blocking. */
+#include "core/acc.h"
+#include "core/runtime.h"
+#include "transport/shm/shm_ops.h"
+
+#include <string.h>
+
+#define REQ_MAGIC 0x52435251u   /* "RCRQ" */
+enum { REQ_DONE = 1 };
+
+int reach_put(const void *src, void *dst, size_t bytes, int rank)
+{
+    char *local = NULL;
+    int st = rt_translate("reach_put", rank, dst, bytes, &local);
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    if (unlikely((st = rt_check_local("reach_put", src, bytes, "source")) != REACH_SUCCESS))
+        return st;
+    memcpy(local, src, bytes);
+    rt_count(REACH_OP_PUT, rank, bytes);
+    return REACH_SUCCESS;
+}
+
+int reach_get(const void *src, void *dst, size_t bytes, int rank)
+{
+    char *local = NULL;
+    int st = rt_translate("reach_get", rank, src, bytes, &local);
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    if (unlikely((st = rt_check_local("reach_get", dst, bytes, "destination")) != REACH_SUCCESS))
+        return st;
+    memcpy(dst, local, bytes);
+    rt_count(REACH_OP_GET, rank, bytes);
+    return REACH_SUCCESS;
+}
+
+static int rma_acc(const char *call, reach_type_t type, const void *scale, const void *src,
+                   void *dst, size_t bytes, int rank)
+{
+    char *local = NULL;
+    int st = rt_translate(call, rank, dst, bytes, &local);
+    if (st == REACH_SUCCESS)
+        st = acc_check(call, type, scale, dst, bytes);
+    if (st == REACH_SUCCESS)
+        st = rt_check_local(call, src, bytes, "source");
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    shm_acc(rank, type, scale, src, local, bytes);
+    rt_count(REACH_OP_ACC, rank, bytes);
+    return REACH_SUCCESS;
+}
+
+int reach_acc(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes,
+              int rank)
+{
+    return rma_acc("reach_acc", type, scale, src, dst, bytes, rank);
+}
+
+/* On the node every operation completes before it returns, so a request is
+ * complete as soon as it is issued. */
+static int req_issue(reach_request_t *req, int st)
+{
+    if (st == REACH_SUCCESS) {
+        req->magic = REQ_MAGIC;
+        req->state = REQ_DONE;
+        req->seq = 0;
+    }
+    return st;
+}
+
+static int req_check(const char *call, reach_request_t *req)
+{
+    if (unlikely(!rt.initialized))
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    if (unlikely(req == NULL))
+        return rt_error(REACH_ERR_HANDLE, call, "request is NULL");
+    return REACH_SUCCESS;
+}
+
+int reach_put_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req)
+{
+    int st = req_check("reach_put_nb", req);
+    return st != REACH_SUCCESS ? st : req_issue(req, reach_put(src, dst, bytes, rank));
+}
+
+int reach_get_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req)
+{
+    int st = req_check("reach_get_nb", req);
+    return st != REACH_SUCCESS ? st : req_issue(req, reach_get(src, dst, bytes, rank));
+}
+
+int reach_acc_nb(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes,
+                 int rank, reach_request_t *req)
+{
+    int st = req_check("reach_acc_nb", req);
+    return st != REACH_SUCCESS
+               ? st
+               : req_issue(req,
+                           rma_acc("reach_acc_nb", type, scale, src, dst, bytes, rank));
+}
+
+/* A zeroed request (never issued, or already waited for) is complete. */
+static int req_valid(const char *call, reach_request_t *req)
+{
+    int st = req_check(call, req);
+    if (st == REACH_SUCCESS && req->magic != 0 && req->magic != REQ_MAGIC)
+        st = rt_error(REACH_ERR_HANDLE, call, "request %p was never issued by reach", (void *)req);
+    return st;
+}
+
+int reach_wait(reach_request_t *req)
+{
+    int st = req_valid("reach_wait", req);
+    if (st == REACH_SUCCESS)
+        memset(req, 0, sizeof *req);
+    return st;
+}
+
+int reach_test(reach_request_t *req, int *done)
+{
+    int st = req_valid("reach_test", req);
+    if (st == REACH_SUCCESS && done == NULL)
+        st = rt_error(REACH_ERR_ARG, "reach_test", "done is NULL");
+    if (st == REACH_SUCCESS) {
+        *done = 1;
+        memset(req, 0, sizeof *req);
+    }
+    return st;
+}
+
+int reach_wait_all(void)
+{
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, "reach_wait_all", "reach is not initialized");
+    return REACH_SUCCESS;
+}
+
+int reach_wait_rank(int rank)
+{
+    return rt_check_rank("reach_wait_rank", rank);
+}

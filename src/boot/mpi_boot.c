@@ -1,0 +1,56 @@
+#include "boot/boot.h"
+
+#include <stdlib.h>
+
+int boot_init(int *argc, char ***argv)
+{
+    int inited = 0, fin = 0;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&fin);
+    if (fin)
+        return rt_error(REACH_ERR_NOT_INIT, "reach_init", "MPI is already finalized");
+    if (!inited) {
+        if (MPI_Init(argc, argv) != MPI_SUCCESS)
+            return rt_error(REACH_ERR_SYSTEM, "reach_init", "MPI_Init failed");
+        rt.mpi_owned = 1;
+    }
+    MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm);
+    MPI_Comm_rank(rt.comm, &rt.rank);
+    MPI_Comm_size(rt.comm, &rt.size);
+    MPI_Comm_split_type(rt.comm, MPI_COMM_TYPE_SHARED, rt.rank, MPI_INFO_NULL, &rt.node_comm);
+    MPI_Comm_rank(rt.node_comm, &rt.node_rank);
+    MPI_Comm_size(rt.node_comm, &rt.node_size);
+
+    rt.node_peers = malloc(sizeof(int) * (size_t)rt.node_size);
+    rt.peers = calloc((size_t)rt.size, sizeof(peer_t));
+    int *leader_of = malloc(sizeof(int) * (size_t)rt.size);
+    if (!rt.node_peers || !rt.peers || !leader_of)
+        rt_fatal("reach_init: out of memory");
+    MPI_Allgather(&rt.rank, 1, MPI_INT, rt.node_peers, 1, MPI_INT, rt.node_comm);
+
+    /* Nodes are numbered in the order of their lowest world rank. */
+    int leader = rt.node_peers[0];
+    MPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, rt.comm);
+    rt.node_count = 0;
+    for (int r = 0; r < rt.size; r++) {
+        if (leader_of[r] == r)
+            rt.node_count++;
+        rt.peers[r].node = leader_of[r] == r ? rt.node_count - 1 : rt.peers[leader_of[r]].node;
+    }
+    rt.node = rt.peers[rt.rank].node;
+    free(leader_of);
+    return REACH_SUCCESS;
+}
+
+void boot_finalize(void)
+{
+    MPI_Comm_free(&rt.node_comm);
+    MPI_Comm_free(&rt.comm);
+    free(rt.node_peers);
+    free(rt.peers);
+    rt.node_peers = NULL;
+    rt.peers = NULL;
+    if (rt.mpi_owned)
+        MPI_Finalize();
+    rt.mpi_owned = 0;
+}

@@ -1,0 +1,29 @@
+/* Accumulate kernels: dst[i] += scale * src[i] for reach's element types. */
+#ifndef REACH_CORE_ACC_H
+#define REACH_CORE_ACC_H
+#include <stddef.h>
+#include "core/runtime.h"
+
+/* Bytes of one element of type, and of one of its components (the unit of
+ * atomicity and of alignment). */
+static inline size_t acc_elem_size(reach_type_t t)
+{
+    static const unsigned char size[REACH_TYPE_COUNT] = {sizeof(int), sizeof(long), sizeof(float),
+                                                         sizeof(double), 2 * sizeof(float),
+                                                         2 * sizeof(double)};
+    return size[t];
+}
+
+static inline size_t acc_component_size(reach_type_t t)
+{
+    return (t == REACH_COMPLEX || t == REACH_DCOMPLEX) ? acc_elem_size(t) / 2 : acc_elem_size(t);
+}
+
+/* Applies the kernel to bytes (a multiple of the element size). */
+void acc_apply(reach_type_t t, const void *scale, const void *src, void *dst, size_t bytes) REACH_HIDDEN;
+
+/* Checks type, scale, size and alignment of an accumulate into dst. */
+int acc_check(const char *call, reach_type_t t, const void *scale, const void *dst,
+              size_t bytes) REACH_HIDDEN;
+
+#endif

@@ -1,0 +1,94 @@
+#include "core/config.h"
+#include "reach.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int config_parse_bool(const char *s, int *out)
+{
+    static const char *const yes[] = {"1", "y", "yes", "on", "true"};
+    static const char *const no[] = {"0", "n", "no", "off", "false"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        if (strcasecmp(s, yes[i]) == 0) { *out = 1; return 0; }
+        if (strcasecmp(s, no[i]) == 0) { *out = 0; return 0; }
+    }
+    return -1;
+}
+
+int config_parse_uint(const char *s, uint32_t *out)
+{
+    char *end;
+    if (*s == '\0' || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v > UINT32_MAX)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int config_parse_size(const char *s, size_t *out)
+{
+    char *end;
+    if (*s == '\0' || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || end == s)
+        return -1;
+    unsigned shift = 0;
+    switch (*end) {
+    case '\0': break;
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: return -1;
+    }
+    if (*end != '\0' || (shift && v > (SIZE_MAX >> shift)))
+        return -1;
+    *out = (size_t)(v << shift);
+    return 0;
+}
+
+#define config_parse_BOOL config_parse_bool
+#define config_parse_UINT config_parse_uint
+#define config_parse_SIZE config_parse_size
+
+int config_load(config_t *cfg)
+{
+    int bad = 0;
+#define X(field, name, type, def, help)                                              \
+    {                                                                                \
+        const char *env = getenv(name);                                              \
+        config_parse_##type(def, &cfg->field);                                       \
+        if (env && config_parse_##type(env, &cfg->field) != 0) {                     \
+            fprintf(stderr, "reach: environment variable %s=\"%s\" is not a valid %s\n", \
+                    name, env, #type);                                               \
+            bad = 1;                                                                 \
+        }                                                                            \
+    }
+    REACH_CONFIG_TABLE(X)
+#undef X
+    return bad ? REACH_ERR_ARG : REACH_SUCCESS;
+}
+
+void reach_config_print(void)
+{
+    config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    printf("%-20s %-5s %-8s %-10s %s\n", "variable", "type", "default", "in force", "meaning");
+#define X(field, name, type, def, help)                                              \
+    {                                                                                \
+        const char *env = getenv(name);                                              \
+        int ok = !env || config_parse_##type(env, &cfg.field) == 0;                  \
+        printf("%-20s %-5s %-8s %-10s %s\n", name, #type, def,                       \
+               env ? (ok ? env : "INVALID") : def, help);                            \
+    }
+    REACH_CONFIG_TABLE(X)
+#undef X
+}

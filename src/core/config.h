@@ -1,0 +1,26 @@
+#ifndef REACH_CORE_CONFIG_H
+#define REACH_CORE_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct config {
+#define CONFIG_FIELD_BOOL int
+#define CONFIG_FIELD_UINT uint32_t
+#define CONFIG_FIELD_SIZE size_t
+#define X(field, name, type, def, help) CONFIG_FIELD_##type field;
+#include "core/config_table.h"
+    REACH_CONFIG_TABLE(X)
+#undef X
+} config_t;
+
+/* Reads every variable of the table into cfg; on a malformed value prints
+ * one line naming the variable and returns REACH_ERR_ARG. */
+int config_load(config_t *cfg);
+
+/* Parses one value of the given type ("BOOL", "UINT", "SIZE"); 0 on success. */
+int config_parse_bool(const char *s, int *out);
+int config_parse_uint(const char *s, uint32_t *out);
+int config_parse_size(const char *s, size_t *out);
+
+#endif

@@ -1,0 +1,14 @@
+/* Every environment variable reach reads: one row each.
+ * X(field, NAME, type, default, help). type is BOOL, UINT or SIZE (bytes,
+ * with an optional k/m/g suffix). reach-info prints this table. */
+#define REACH_CONFIG_TABLE(X)                                                        \
+    X(stats, "REACH_STATS", BOOL, "0",                                               \
+      "print this process's operation counters at finalize")                         \
+    X(spin_count, "REACH_SPIN_COUNT", UINT, "2000",                                  \
+      "polls of a wait before the process sleeps in the kernel (futex)")             \
+    X(arena_size, "REACH_ARENA_SIZE", SIZE, "0",                                     \
+      "address space reserved per process for shared allocations (0: physical memory size)") \
+    X(shm_limit, "REACH_SHM_LIMIT", SIZE, "0",                                       \
+      "most shared memory one process may allocate (0: no limit but the machine's)") \
+    X(quiet, "REACH_QUIET", BOOL, "0",                                               \
+      "do not print the one-line message of a call that fails on bad arguments")

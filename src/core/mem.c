@@ -1,0 +1,156 @@
+#include "core/mem.h"
+#include "transport/shm/shm.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One collective allocation as this process knows it. */
+typedef struct mem_alloc {
+    uint64_t id;            /* same on every rank: allocations are collective */
+    void *mine;             /* this rank's block, NULL if it asked for 0 */
+    uintptr_t *bases;       /* every rank's block */
+    size_t *lens;           /* every rank's length */
+    int user;
+    struct mem_alloc *next;
+} mem_alloc_t;
+
+static mem_alloc_t *allocs;
+
+/* 1 on every rank if ok is 1 on every rank. */
+static int mem_all_agree(int ok)
+{
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, rt.comm);
+    return all;
+}
+
+int mem_alloc_collective(const char *call, size_t bytes, void *bases[], int user)
+{
+    int st = REACH_SUCCESS;
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+
+    /* The node's processes allocate at once: check their sum against what
+     * the node has, so that the answer is the same everywhere. */
+    unsigned long long node_total = 0, mine_ull = bytes;
+    MPI_Allreduce(&mine_ull, &node_total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, rt.node_comm);
+    size_t avail = shm_available();
+    if (bytes > PTRDIFF_MAX)
+        st = rt_error(REACH_ERR_ARG, call, "size %zu is too large (a negative size?)", bytes);
+    else if (bases == NULL && user)
+        st = rt_error(REACH_ERR_ARG, call, "the array of base addresses is NULL");
+    else if (node_total > avail)
+        st = rt_error(REACH_ERR_NOMEM, call,
+                      "shared memory is short: the %d processes of this node asked %llu bytes "
+                      "(%zu here), %zu are available",
+                      rt.node_size, node_total, bytes, avail);
+
+    void *mine = NULL;
+    if (st == REACH_SUCCESS && bytes > 0)
+        st = shm_alloc(call, bytes, SHM_BLOCK_COLLECTIVE, &mine);
+    if (!mem_all_agree(st == REACH_SUCCESS)) {
+        if (mine)
+            shm_free(mine, SHM_BLOCK_COLLECTIVE);
+        return st != REACH_SUCCESS ? st : REACH_ERR_NOMEM;
+    }
+
+    mem_alloc_t *a = calloc(1, sizeof *a);
+    uintptr_t *all = malloc(sizeof(uintptr_t) * 2 * (size_t)rt.size);
+    if (!a || !all)
+        rt_fatal("%s: out of private memory", call);
+    uintptr_t pair[2] = {(uintptr_t)mine, (uintptr_t)bytes};
+    MPI_Allgather(pair, 2 * sizeof(uintptr_t), MPI_BYTE, all, 2 * sizeof(uintptr_t), MPI_BYTE, rt.comm);
+    a->bases = malloc(sizeof(uintptr_t) * (size_t)rt.size);
+    a->lens = malloc(sizeof(size_t) * (size_t)rt.size);
+    if (!a->bases || !a->lens)
+        rt_fatal("%s: out of private memory", call);
+    for (int r = 0; r < rt.size; r++) {
+        a->bases[r] = all[2 * r];
+        a->lens[r] = (size_t)all[2 * r + 1];
+        if (bases)
+            bases[r] = (void *)a->bases[r];
+        if (user && a->lens[r] > 0 &&
+            seg_table_insert(&rt.peers[r].segs, a->bases[r], a->bases[r] + a->lens[r]) != 0)
+            rt_fatal("%s: out of private memory", call);
+    }
+    free(all);
+    a->id = rt.alloc_seq++;
+    a->mine = mine;
+    a->user = user;
+    a->next = allocs;
+    allocs = a;
+    rt.stats.allocations++;
+    return REACH_SUCCESS;
+}
+
+static void mem_release(mem_alloc_t *a)
+{
+    for (int r = 0; r < rt.size && a->user; r++)
+        if (a->lens[r] > 0)
+            seg_table_remove(&rt.peers[r].segs, a->bases[r]);
+    if (a->mine)
+        shm_free(a->mine, SHM_BLOCK_COLLECTIVE);
+    free(a->bases);
+    free(a->lens);
+    free(a);
+}
+
+int mem_free_collective(const char *call, void *base)
+{
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    /* A rank that passes NULL had no block; it learns which allocation is
+     * meant from the ranks that did. */
+    mem_alloc_t *found = NULL;
+    for (mem_alloc_t *a = allocs; base && a; a = a->next)
+        if (a->mine == base)
+            found = a;
+    int st = REACH_SUCCESS;
+    if (base && !found)
+        st = rt_error(REACH_ERR_ARG, call, "%p is not the base of a live collective allocation", base);
+    long long in[2] = {found ? (long long)found->id : -1, found ? -(long long)found->id : LLONG_MIN};
+    long long out[2];
+    MPI_Allreduce(in, out, 2, MPI_LONG_LONG, MPI_MAX, rt.comm);
+    long long id_max = out[0];
+    if (st == REACH_SUCCESS && id_max >= 0 && -out[1] != id_max)
+        st = rt_error(REACH_ERR_ARG, call, "ranks passed blocks of different allocations");
+    if (st == REACH_SUCCESS && !found) {
+        /* Every rank that passed NULL: the agreed allocation, or, if all
+         * passed NULL, the oldest allocation in which every block is empty. */
+        for (mem_alloc_t *a = allocs; a; a = a->next) {
+            int empty = 1;
+            for (int r = 0; r < rt.size && empty; r++)
+                empty = a->lens[r] == 0;
+            if (id_max >= 0 ? (long long)a->id == id_max : (a->user && empty))
+                found = a;
+        }
+        if (!found)
+            st = rt_error(REACH_ERR_ARG, call, "NULL names no allocation in which this rank has no block");
+        else if (found->lens[rt.rank] != 0)
+            st = rt_error(REACH_ERR_ARG, call, "NULL passed, but this rank's block of the allocation is %p",
+                          (void *)found->bases[rt.rank]);
+    }
+    if (!mem_all_agree(st == REACH_SUCCESS))
+        return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
+
+    /* Nobody may reuse the memory while a peer still works on it. */
+    shm_node_barrier();
+    mem_alloc_t **pp = &allocs;
+    while (*pp != found)
+        pp = &(*pp)->next;
+    *pp = found->next;
+    mem_release(found);
+    return REACH_SUCCESS;
+}
+
+void mem_release_all(void)
+{
+    while (allocs) {
+        mem_alloc_t *a = allocs;
+        allocs = a->next;
+        mem_release(a);
+    }
+}

@@ -1,0 +1,161 @@
+#include "core/runtime.h"
+#include "boot/boot.h"
+#include "core/mem.h"
+#include "sync/sync.h"
+#include "transport/shm/shm.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+runtime_t rt;
+
+int rt_error(int status, const char *call, const char *fmt, ...)
+{
+    if (rt.cfg.quiet)
+        return status;
+    int saved = errno;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (rt.peers != NULL)
+        fprintf(stderr, "reach: rank %d: %s: %s\n", rt.rank, call, msg);
+    else
+        fprintf(stderr, "reach: %s: %s\n", call, msg);
+    errno = saved;
+    return status;
+}
+
+_Noreturn void rt_fatal(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "reach: rank %d: fatal: %s\n", rt.rank, msg);
+    fflush(stderr);
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (inited)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
+void reach_abort(int code, const char *msg)
+{
+    fprintf(stderr, "reach: rank %d: abort (code %d): %s\n", rt.rank, code, msg ? msg : "");
+    fflush(stdout);
+    fflush(stderr);
+    int inited = 0, fin = 0;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&fin);
+    /* A failure must never look like success: code 0 still exits non-zero. */
+    int status = code != 0 ? code : 1;
+    if (inited && !fin)
+        MPI_Abort(MPI_COMM_WORLD, status);
+    exit(status);
+}
+
+int reach_init(int *argc, char ***argv)
+{
+    if (rt.initialized)
+        return REACH_SUCCESS;
+    int st = config_load(&rt.cfg);
+    if (st != REACH_SUCCESS)
+        return st;
+    st = boot_init(argc, argv);
+    if (st != REACH_SUCCESS)
+        return st;
+    if (rt.node_count > 1) {
+        st = rt_error(REACH_ERR_UNSUPPORTED, "reach_init",
+                      "the job spans %d nodes; this build of reach runs on one node only",
+                      rt.node_count);
+        boot_finalize();
+        return st;
+    }
+    st = shm_init();
+    if (st != REACH_SUCCESS) {
+        boot_finalize();
+        return st;
+    }
+    memset(&rt.stats, 0, sizeof rt.stats);
+    rt.alloc_seq = 0;
+    rt.initialized = 1;
+    return REACH_SUCCESS;
+}
+
+int reach_initialized(void)
+{
+    return rt.initialized;
+}
+
+int reach_finalize(void)
+{
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, "reach_finalize", "reach is not initialized");
+    /* Nobody unmaps while a peer may still be working on its memory. */
+    sync_barrier();
+    if (rt.cfg.stats)
+        stats_print(stderr);
+    mem_release_all();
+    sync_finalize();
+    for (int r = 0; r < rt.size; r++)
+        seg_table_clear(&rt.peers[r].segs);
+    shm_finalize();
+    rt.initialized = 0;
+    boot_finalize();
+    return REACH_SUCCESS;
+}
+
+int reach_rank(void)
+{
+    return rt.initialized ? rt.rank : -1;
+}
+
+int reach_size(void)
+{
+    return rt.initialized ? rt.size : -1;
+}
+
+int reach_same_node(int rank)
+{
+    if (!rt.initialized || rank < 0 || rank >= rt.size)
+        return 0;
+    return rt.peers[rank].node == rt.node;
+}
+
+int reach_node_of(int rank)
+{
+    if (rt_check_rank("reach_node_of", rank) != REACH_SUCCESS)
+        return -1;
+    return rt.peers[rank].node;
+}
+
+int reach_node_count(void)
+{
+    return rt.initialized ? rt.node_count : -1;
+}
+
+const char *reach_strerror(int status)
+{
+    switch (status) {
+    case REACH_SUCCESS: return "success";
+    case REACH_ERR_NOT_INIT: return "reach is not initialized";
+    case REACH_ERR_ARG: return "invalid argument";
+    case REACH_ERR_RANK: return "rank out of range";
+    case REACH_ERR_RANGE: return "remote range outside every segment of the rank";
+    case REACH_ERR_ALIGN: return "misaligned address";
+    case REACH_ERR_NOMEM: return "out of shared memory";
+    case REACH_ERR_HANDLE: return "invalid request or mutex handle";
+    case REACH_ERR_MUTEX: return "invalid mutex use";
+    case REACH_ERR_TYPE: return "unknown type or operation";
+    case REACH_ERR_UNSUPPORTED: return "not supported in this configuration";
+    case REACH_ERR_SYSTEM: return "system call failed";
+    default: return "unknown status";
+    }
+}

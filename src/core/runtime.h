@@ -1,0 +1,136 @@
+/* The process's runtime state and the hot-path helpers every operation uses:
+ * rank checks, address translation, statistics. */
+#ifndef REACH_CORE_RUNTIME_H
+#define REACH_CORE_RUNTIME_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/config.h"
+#include "reach.h"
+
+#define REACH_HIDDEN __attribute__((visibility("hidden")))
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* One live segment of a rank: [start, end) in that rank's address space. */
+typedef struct seg_range {
+    uintptr_t start, end;
+} seg_range_t;
+
+/* A sorted set of a rank's segments, searched on every remote access. */
+typedef struct seg_table {
+    seg_range_t *ranges;
+    int count, capacity;
+} seg_table_t;
+
+/* What this process knows about another rank. */
+typedef struct peer {
+    char *map;          /* its arena mapped here, NULL if on another node */
+    uintptr_t rbase;    /* its arena's address in its own address space */
+    seg_table_t segs;   /* its live user segments */
+    int node;           /* node index */
+} peer_t;
+
+typedef struct runtime {
+    int initialized;
+    int mpi_owned;          /* reach_init called MPI_Init */
+    MPI_Comm comm;          /* private duplicate of MPI_COMM_WORLD */
+    MPI_Comm node_comm;     /* ranks sharing this node */
+    int rank, size;
+    int node_rank, node_size, node, node_count;
+    int *node_peers;        /* world ranks of this node, by node rank */
+    peer_t *peers;          /* by world rank */
+    config_t cfg;
+    reach_stats_t stats;
+    uint64_t alloc_seq;     /* id of the next collective allocation */
+} runtime_t;
+
+extern runtime_t rt REACH_HIDDEN;
+
+/* Prints "reach: rank R: CALL: message" on stderr unless REACH_QUIET, and
+ * returns status, so a check reads: return rt_error(status, call, fmt...). */
+int rt_error(int status, const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4))) REACH_HIDDEN;
+/* Ends the job: message on stderr, MPI_Abort with a non-zero code. */
+_Noreturn void rt_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2))) REACH_HIDDEN;
+
+static inline reach_path_t rt_path(int rank)
+{
+    if (rank == rt.rank)
+        return REACH_PATH_SELF;
+    return rt.peers[rank].map ? REACH_PATH_SHM : REACH_PATH_NET;
+}
+
+static inline void rt_count(reach_op_kind_t kind, int rank, size_t bytes)
+{
+    reach_path_t p = rt_path(rank);
+    rt.stats.ops[kind][p]++;
+    rt.stats.bytes[kind][p] += bytes;
+}
+
+/* Checks that reach is initialized and rank is valid. */
+static inline int rt_check_rank(const char *call, int rank)
+{
+    if (unlikely(!rt.initialized))
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    if (unlikely(rank < 0 || rank >= rt.size))
+        return rt_error(REACH_ERR_RANK, call, "rank %d is out of range [0, %d)", rank, rt.size);
+    return REACH_SUCCESS;
+}
+
+/* 1 if [addr, addr+bytes) lies inside one segment of t. */
+static inline int seg_table_contains(const seg_table_t *t, uintptr_t addr, size_t bytes)
+{
+    int lo = 0, hi = t->count - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) >> 1;
+        const seg_range_t *r = &t->ranges[mid];
+        if (addr < r->start)
+            hi = mid - 1;
+        else if (addr >= r->end)
+            lo = mid + 1;
+        else
+            return bytes <= r->end - addr;
+    }
+    return 0;
+}
+
+int seg_table_insert(seg_table_t *t, uintptr_t start, uintptr_t end) REACH_HIDDEN;
+void seg_table_remove(seg_table_t *t, uintptr_t start) REACH_HIDDEN;
+void seg_table_clear(seg_table_t *t) REACH_HIDDEN;
+
+/* Validates a remote range of rank and returns its local mapping in *local.
+ * Zero-byte ranges are valid anywhere and map to NULL. */
+static inline int rt_translate(const char *call, int rank, const void *remote,
+                               size_t bytes, char **local)
+{
+    int st = rt_check_rank(call, rank);
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    if (unlikely(bytes == 0)) {
+        *local = NULL;
+        return REACH_SUCCESS;
+    }
+    const peer_t *p = &rt.peers[rank];
+    uintptr_t a = (uintptr_t)remote;
+    if (unlikely(!seg_table_contains(&p->segs, a, bytes)))
+        return rt_error(REACH_ERR_RANGE, call,
+                        "remote range [%p, +%zu) is not inside a segment of rank %d",
+                        remote, bytes, rank);
+    if (unlikely(p->map == NULL))
+        return rt_error(REACH_ERR_UNSUPPORTED, call,
+                        "rank %d is on another node and no network transport is built", rank);
+    *local = p->map + (a - p->rbase);
+    return REACH_SUCCESS;
+}
+
+static inline int rt_check_local(const char *call, const void *ptr, size_t bytes, const char *what)
+{
+    if (unlikely(ptr == NULL && bytes != 0))
+        return rt_error(REACH_ERR_ARG, call, "%s is NULL for %zu bytes", what, bytes);
+    return REACH_SUCCESS;
+}
+
+#endif

@@ -1,0 +1,264 @@
+/* Mutexes as MCS queue locks (paper 000): the lock word holds the tail of a
+ * queue of waiting processes, as (rank + 1) << 32 | queue-node slot; each
+ * waiter sleeps on its own queue node and is woken by its predecessor, so the
+ * lock passes in FIFO order with one store and, only if the waiter sleeps,
+ * one futex wake. */
+#include "core/mem.h"
+#include "sync/sync.h"
+#include "transport/shm/shm.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct mcs_qnode {
+    _Atomic uint64_t next;
+    char pad[56];
+    shm_waitword_t locked;   /* 1 while waiting, 0 once the lock is passed */
+} mcs_qnode_t;
+
+_Static_assert(SHM_QNODE_OFF + SHM_QNODES * sizeof(mcs_qnode_t) <= SHM_BARRIER_OFF,
+               "queue nodes overlap the barrier");
+
+#define MUTEXES_MAGIC 0x4d555458u   /* "MUTX" */
+#define MCS_WORD_STRIDE 64           /* one lock word per cache line */
+
+struct reach_mutexes {
+    uint32_t magic;
+    void *mine;          /* this rank's lock words */
+    int *count;          /* mutexes hosted by each rank */
+    char **words;        /* each rank's lock words, mapped here */
+    int *first;          /* index of (rank, 0) in held[] */
+    signed char *held;   /* queue-node slot holding (rank, id), -1 if none */
+    reach_mutexes_t *next_set;
+};
+
+static reach_mutexes_t *sets;     /* live sets, destroyed at finalize */
+static uint64_t free_slots = ~(uint64_t)0;
+
+static inline uint64_t mcs_encode(int rank, int slot)
+{
+    return ((uint64_t)(rank + 1) << 32) | (uint32_t)slot;
+}
+
+static inline mcs_qnode_t *mcs_qnode(uint64_t enc)
+{
+    int rank = (int)(enc >> 32) - 1;
+    int slot = (int)(enc & 0xffffffffu);
+    return (mcs_qnode_t *)(void *)(rt.peers[rank].map + SHM_QNODE_OFF) + slot;
+}
+
+static int mutex_check(const char *call, reach_mutexes_t *set, int id, int rank)
+{
+    int st = rt_check_rank(call, rank);
+    if (st != REACH_SUCCESS)
+        return st;
+    if (set == NULL || set->magic != MUTEXES_MAGIC)
+        return rt_error(REACH_ERR_HANDLE, call, "mutex set %p is not a live set", (void *)set);
+    if (id < 0 || id >= set->count[rank])
+        return rt_error(REACH_ERR_MUTEX, call, "mutex %d does not exist on rank %d (it hosts %d)",
+                        id, rank, set->count[rank]);
+    return REACH_SUCCESS;
+}
+
+int reach_mutexes_create(int count, reach_mutexes_t **out)
+{
+    const char *call = "reach_mutexes_create";
+    int st = REACH_SUCCESS;
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    if (count < 0)
+        st = rt_error(REACH_ERR_ARG, call, "count %d is negative", count);
+    else if (out == NULL)
+        st = rt_error(REACH_ERR_ARG, call, "the output pointer is NULL");
+    int ok = st == REACH_SUCCESS, all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, rt.comm);
+    if (!all_ok)
+        return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
+
+    reach_mutexes_t *set = calloc(1, sizeof *set);
+    void **bases = malloc(sizeof(void *) * (size_t)rt.size);
+    if (!set || !bases)
+        rt_fatal("%s: out of private memory", call);
+    st = mem_alloc_collective(call, (size_t)count * MCS_WORD_STRIDE, bases, 0);
+    if (st != REACH_SUCCESS) {
+        free(set);
+        free(bases);
+        return st;
+    }
+    set->mine = bases[rt.rank];
+    if (set->mine)
+        memset(set->mine, 0, (size_t)count * MCS_WORD_STRIDE);
+    set->count = malloc(sizeof(int) * (size_t)rt.size);
+    set->first = malloc(sizeof(int) * (size_t)rt.size);
+    set->words = malloc(sizeof(char *) * (size_t)rt.size);
+    if (!set->count || !set->first || !set->words)
+        rt_fatal("%s: out of private memory", call);
+    MPI_Allgather(&count, 1, MPI_INT, set->count, 1, MPI_INT, rt.comm);
+    int total = 0;
+    for (int r = 0; r < rt.size; r++) {
+        set->first[r] = total;
+        total += set->count[r];
+        peer_t *p = &rt.peers[r];
+        set->words[r] = bases[r] ? p->map + ((uintptr_t)bases[r] - p->rbase) : NULL;
+    }
+    free(bases);
+    set->held = malloc((size_t)total + 1);
+    if (!set->held)
+        rt_fatal("%s: out of private memory", call);
+    memset(set->held, -1, (size_t)total + 1);
+    set->magic = MUTEXES_MAGIC;
+    set->next_set = sets;
+    sets = set;
+    /* The words are zero everywhere before anyone locks. */
+    shm_node_barrier();
+    *out = set;
+    return REACH_SUCCESS;
+}
+
+static void mutexes_release(reach_mutexes_t *set)
+{
+    set->magic = 0;
+    free(set->count);
+    free(set->first);
+    free(set->words);
+    free(set->held);
+    free(set);
+}
+
+int reach_mutexes_destroy(reach_mutexes_t *set)
+{
+    const char *call = "reach_mutexes_destroy";
+    int st = REACH_SUCCESS;
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    if (set == NULL || set->magic != MUTEXES_MAGIC)
+        st = rt_error(REACH_ERR_HANDLE, call, "mutex set %p is not a live set", (void *)set);
+    int ok = st == REACH_SUCCESS, all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, rt.comm);
+    if (!all_ok)
+        return st != REACH_SUCCESS ? st : REACH_ERR_HANDLE;
+    st = mem_free_collective(call, set->mine);
+    reach_mutexes_t **pp = &sets;
+    while (*pp != set)
+        pp = &(*pp)->next_set;
+    *pp = set->next_set;
+    mutexes_release(set);
+    return st;
+}
+
+void sync_finalize(void)
+{
+    while (sets) {
+        reach_mutexes_t *s = sets;
+        sets = s->next_set;
+        mutexes_release(s);
+    }
+    free_slots = ~(uint64_t)0;
+}
+
+/* Takes a queue-node slot for (rank, id); fails if already held or no slot. */
+static int mcs_slot_take(const char *call, reach_mutexes_t *set, int id, int rank, int *slot)
+{
+    signed char *h = &set->held[set->first[rank] + id];
+    if (*h >= 0)
+        return rt_error(REACH_ERR_MUTEX, call, "mutex %d of rank %d is already held by this process",
+                        id, rank);
+    if (free_slots == 0)
+        return rt_error(REACH_ERR_MUTEX, call, "this process already holds %d mutexes, the most it may",
+                        SHM_QNODES);
+    *slot = __builtin_ctzll(free_slots);
+    return REACH_SUCCESS;
+}
+
+static inline void mcs_slot_hold(reach_mutexes_t *set, int id, int rank, int slot)
+{
+    free_slots &= ~((uint64_t)1 << slot);
+    set->held[set->first[rank] + id] = (signed char)slot;
+}
+
+static inline _Atomic uint64_t *mcs_word(reach_mutexes_t *set, int id, int rank)
+{
+    return (_Atomic uint64_t *)(void *)(set->words[rank] + (size_t)id * MCS_WORD_STRIDE);
+}
+
+int reach_mutex_lock(reach_mutexes_t *set, int id, int rank)
+{
+    const char *call = "reach_mutex_lock";
+    int slot = 0, st = mutex_check(call, set, id, rank);
+    if (st == REACH_SUCCESS)
+        st = mcs_slot_take(call, set, id, rank, &slot);
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    mcs_slot_hold(set, id, rank, slot);
+    uint64_t me = mcs_encode(rt.rank, slot);
+    mcs_qnode_t *q = mcs_qnode(me);
+    atom_store_relaxed(&q->next, 0);
+    atom_store_relaxed(&q->locked.value, 1);
+    uint64_t prev = atom_xchg_acq_rel(mcs_word(set, id, rank), me);
+    if (prev != 0) {
+        rt.stats.lock_contended++;
+        atom_store_release(&mcs_qnode(prev)->next, me);
+        shm_waitword_wait_change(&q->locked, 1);
+    }
+    rt_count(REACH_OP_LOCK, rank, 0);
+    return REACH_SUCCESS;
+}
+
+int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired)
+{
+    const char *call = "reach_mutex_trylock";
+    int slot = 0, st = mutex_check(call, set, id, rank);
+    if (st == REACH_SUCCESS && acquired == NULL)
+        st = rt_error(REACH_ERR_ARG, call, "acquired is NULL");
+    if (st == REACH_SUCCESS)
+        st = mcs_slot_take(call, set, id, rank, &slot);
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    uint64_t me = mcs_encode(rt.rank, slot), expected = 0;
+    mcs_qnode_t *q = mcs_qnode(me);
+    atom_store_relaxed(&q->next, 0);
+    /* Only an empty queue is joined: the caller never waits. */
+    *acquired = atom_cas_acq_rel(mcs_word(set, id, rank), &expected, me);
+    if (*acquired) {
+        mcs_slot_hold(set, id, rank, slot);
+        rt_count(REACH_OP_LOCK, rank, 0);
+    }
+    return REACH_SUCCESS;
+}
+
+int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank)
+{
+    const char *call = "reach_mutex_unlock";
+    int st = mutex_check(call, set, id, rank);
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    signed char *h = &set->held[set->first[rank] + id];
+    if (unlikely(*h < 0))
+        return rt_error(REACH_ERR_MUTEX, call, "mutex %d of rank %d is not held by this process",
+                        id, rank);
+    int slot = *h;
+    uint64_t me = mcs_encode(rt.rank, slot);
+    mcs_qnode_t *q = mcs_qnode(me);
+    uint64_t next = atom_load_acquire(&q->next);
+    if (next == 0) {
+        uint64_t expected = me;
+        if (atom_cas_acq_rel(mcs_word(set, id, rank), &expected, 0))
+            goto released;
+        /* A successor swapped itself in but has not linked to us yet. */
+        for (unsigned i = 0; (next = atom_load_acquire(&q->next)) == 0; i++) {
+            if (i < rt.cfg.spin_count)
+                cpu_relax();
+            else
+                sched_yield();
+        }
+    }
+    mcs_qnode_t *nq = mcs_qnode(next);
+    atom_store_seq_cst(&nq->locked.value, 0);
+    shm_waitword_wake(&nq->locked);
+released:
+    *h = -1;
+    free_slots |= (uint64_t)1 << slot;
+    rt_count(REACH_OP_UNLOCK, rank, 0);
+    return REACH_SUCCESS;
+}

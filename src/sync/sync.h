@@ -1,0 +1,12 @@
+/* Fences, barriers and mutexes. */
+#ifndef REACH_SYNC_H
+#define REACH_SYNC_H
+#include <stdio.h>
+#include "core/runtime.h"
+
+/* All-fence, then a barrier of every rank. */
+void sync_barrier(void) REACH_HIDDEN;
+/* Destroys mutex sets left at finalize. */
+void sync_finalize(void) REACH_HIDDEN;
+void stats_print(FILE *out) REACH_HIDDEN;
+#endif

@@ -1,0 +1,48 @@
+#include "transport/shm/futex.h"
+#include "core/runtime.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+void shm_futex_wait(_Atomic uint32_t *word, uint32_t expected)
+{
+    rt.stats.blocking_waits++;
+    /* EAGAIN (value changed) and EINTR both mean: look again. */
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, expected, NULL, NULL, 0);
+}
+
+void shm_futex_wake(_Atomic uint32_t *word, int count)
+{
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, count, NULL, NULL, 0);
+}
+
+void shm_waitword_wait_change(shm_waitword_t *ww, uint32_t old)
+{
+    for (uint32_t i = 0; i < rt.cfg.spin_count; i++) {
+        if (atom_load_acquire(&ww->value) != old)
+            return;
+        cpu_relax();
+    }
+    /* Announce the sleep before checking again: the waker changes value,
+     * then reads sleepers, both seq_cst, so one of us sees the other. */
+    atom_fetch_add_seq_cst(&ww->sleepers, 1);
+    while (atom_load_seq_cst(&ww->value) == old)
+        shm_futex_wait(&ww->value, old);
+    atom_fetch_sub_seq_cst(&ww->sleepers, 1);
+}
+
+void shm_mutex_lock_slow(_Atomic uint32_t *m)
+{
+    for (uint32_t i = 0; i < rt.cfg.spin_count; i++) {
+        uint32_t free_value = 0;
+        if (atom_load_relaxed(m) == 0 && atom_cas_acquire(m, &free_value, 1))
+            return;
+        cpu_relax();
+    }
+    /* Mark the mutex as having sleepers so that unlock wakes one. */
+    while (atom_xchg_acq_rel(m, 2) != 0)
+        shm_futex_wait(m, 2);
+}

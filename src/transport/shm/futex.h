@@ -1,0 +1,45 @@
+/* Waiting on a 32-bit word in memory shared between processes: spin a short
+ * while, then sleep in the kernel. The futexes are not private, because the
+ * word sits in a mapping shared by several processes. */
+#ifndef REACH_SHM_FUTEX_H
+#define REACH_SHM_FUTEX_H
+
+#include <stdint.h>
+#include "core/atomic.h"
+
+/* A value that waiters sleep on, with a count of sleepers so that the waker
+ * makes a system call only when someone sleeps. 64 bytes: one cache line. */
+typedef struct shm_waitword {
+    _Atomic uint32_t value;
+    _Atomic uint32_t sleepers;
+    char pad[56];
+} shm_waitword_t;
+
+void shm_futex_wait(_Atomic uint32_t *word, uint32_t expected);
+void shm_futex_wake(_Atomic uint32_t *word, int count);
+
+/* Returns once ww->value != old (acquire order). Spins, then sleeps. */
+void shm_waitword_wait_change(shm_waitword_t *ww, uint32_t old);
+/* Wakes every sleeper of ww; call after changing ww->value (seq_cst). */
+static inline void shm_waitword_wake(shm_waitword_t *ww)
+{
+    if (atom_load_seq_cst(&ww->sleepers) != 0)
+        shm_futex_wake(&ww->value, INT32_MAX);
+}
+
+/* Mutual exclusion between processes for short critical sections
+ * (0 free, 1 held, 2 held with sleepers). */
+void shm_mutex_lock_slow(_Atomic uint32_t *m);
+static inline void shm_mutex_lock(_Atomic uint32_t *m)
+{
+    uint32_t free_value = 0;
+    if (!atom_cas_acquire(m, &free_value, 1))
+        shm_mutex_lock_slow(m);
+}
+static inline void shm_mutex_unlock(_Atomic uint32_t *m)
+{
+    if (atom_xchg_release(m, 0) == 2)
+        shm_futex_wake(m, 1);
+}
+
+#endif

@@ -1,0 +1,207 @@
+#include "transport/shm/shm.h"
+#include "core/heap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static struct {
+    int fd;          /* this process's memfd; kept for commit and release */
+    char *base;
+    size_t size;
+    heap_t heap;
+} arena = {.fd = -1};
+
+static size_t shm_default_arena_size(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t phys = (pages > 0 && page > 0) ? (size_t)pages * (size_t)page : ((size_t)16 << 30);
+    size_t gib = (size_t)1 << 30;
+    return (phys + gib - 1) / gib * gib;
+}
+
+int shm_init(void)
+{
+    const char *call = "reach_init";
+    arena.size = rt.cfg.arena_size ? rt.cfg.arena_size : shm_default_arena_size();
+    arena.size = (arena.size + HEAP_PAGE - 1) & ~(HEAP_PAGE - 1);
+    if (arena.size <= SHM_HEAP_OFF)
+        return rt_error(REACH_ERR_ARG, call, "REACH_ARENA_SIZE=%zu is below the minimum of %zu bytes",
+                        arena.size, (size_t)SHM_HEAP_OFF + HEAP_PAGE);
+
+    int st = REACH_SUCCESS;
+    arena.fd = memfd_create("reach-arena", MFD_CLOEXEC);
+    if (arena.fd < 0) {
+        st = rt_error(REACH_ERR_SYSTEM, call, "memfd_create: %s", strerror(errno));
+    } else if (ftruncate(arena.fd, (off_t)arena.size) != 0) {
+        st = rt_error(REACH_ERR_SYSTEM, call, "ftruncate of the arena to %zu bytes: %s",
+                      arena.size, strerror(errno));
+    } else {
+        /* The header (locks, queue nodes, barrier) must never fault. */
+        if (fallocate(arena.fd, 0, 0, (off_t)SHM_HEAP_OFF) != 0)
+            st = rt_error(REACH_ERR_NOMEM, call, "cannot commit the %zu-byte arena header: %s",
+                          (size_t)SHM_HEAP_OFF, strerror(errno));
+        void *p = mmap(NULL, arena.size, PROT_READ | PROT_WRITE, MAP_SHARED, arena.fd, 0);
+        if (p == MAP_FAILED)
+            st = rt_error(REACH_ERR_SYSTEM, call, "mmap of a %zu-byte arena: %s",
+                          arena.size, strerror(errno));
+        else
+            arena.base = p;
+    }
+    if (st == REACH_SUCCESS && heap_init(&arena.heap, SHM_HEAP_OFF, arena.size - SHM_HEAP_OFF) != 0)
+        st = rt_error(REACH_ERR_NOMEM, call, "out of private memory");
+
+    /* Exchange (pid, fd, base) within the node; peers open the memfd through
+     * /proc, so the memory has no name anywhere in the file system. */
+    int64_t mine[4] = {st, getpid(), arena.fd, (int64_t)(uintptr_t)arena.base};
+    int64_t *all = malloc(sizeof(int64_t) * 4 * (size_t)rt.node_size);
+    if (!all)
+        rt_fatal("reach_init: out of memory");
+    MPI_Allgather(mine, 4, MPI_INT64_T, all, 4, MPI_INT64_T, rt.node_comm);
+    for (int i = 0; i < rt.node_size; i++)
+        if (all[4 * i] != REACH_SUCCESS && st == REACH_SUCCESS)
+            st = REACH_ERR_SYSTEM;
+    for (int i = 0; st == REACH_SUCCESS && i < rt.node_size; i++) {
+        peer_t *p = &rt.peers[rt.node_peers[i]];
+        p->rbase = (uintptr_t)all[4 * i + 3];
+        if (i == rt.node_rank) {
+            p->map = arena.base;
+            continue;
+        }
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%" PRId64 "/fd/%" PRId64, all[4 * i + 1], all[4 * i + 2]);
+        int fd = open(path, O_RDWR | O_CLOEXEC);
+        if (fd < 0) {
+            st = rt_error(REACH_ERR_SYSTEM, call, "cannot open the arena of rank %d (%s): %s",
+                          rt.node_peers[i], path, strerror(errno));
+            break;
+        }
+        void *m = mmap(NULL, arena.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (m == MAP_FAILED) {
+            st = rt_error(REACH_ERR_SYSTEM, call, "mmap of the arena of rank %d: %s",
+                          rt.node_peers[i], strerror(errno));
+            break;
+        }
+        p->map = m;
+    }
+    free(all);
+    /* Nobody may close its memfd before every peer has opened it. */
+    int ok = st == REACH_SUCCESS, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, rt.node_comm);
+    if (!all_ok) {
+        shm_finalize();
+        return st != REACH_SUCCESS ? st : REACH_ERR_SYSTEM;
+    }
+    return REACH_SUCCESS;
+}
+
+void shm_finalize(void)
+{
+    for (int i = 0; rt.peers && i < rt.node_size; i++) {
+        peer_t *p = &rt.peers[rt.node_peers[i]];
+        if (p->map && p->map != arena.base)
+            munmap(p->map, arena.size);
+        p->map = NULL;
+    }
+    if (arena.base)
+        munmap(arena.base, arena.size);
+    if (arena.fd >= 0)
+        close(arena.fd);
+    heap_destroy(&arena.heap);
+    arena.base = NULL;
+    arena.fd = -1;
+}
+
+/* min(MemAvailable, room left under the cgroup's memory limit). */
+size_t shm_available(void)
+{
+    size_t avail = SIZE_MAX;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        unsigned long long kb;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+                avail = (size_t)kb << 10;
+        fclose(f);
+    }
+    unsigned long long max = 0, cur = 0;
+    f = fopen("/sys/fs/cgroup/memory.max", "r");
+    if (f) {
+        int have_max = fscanf(f, "%llu", &max) == 1;
+        fclose(f);
+        f = fopen("/sys/fs/cgroup/memory.current", "r");
+        if (f) {
+            if (have_max && fscanf(f, "%llu", &cur) == 1)
+                avail = cur < max ? (max - cur < avail ? (size_t)(max - cur) : avail) : 0;
+            fclose(f);
+        }
+    }
+    return avail;
+}
+
+size_t shm_in_use(void)
+{
+    return arena.heap.in_use;
+}
+
+int shm_alloc(const char *call, size_t len, int kind, void **ptr)
+{
+    size_t off;
+    size_t limit = rt.cfg.shm_limit;
+    size_t left = limit > arena.heap.in_use ? limit - arena.heap.in_use : 0;
+    if (limit && len > left)
+        return rt_error(REACH_ERR_NOMEM, call,
+                        "asked %zu bytes of shared memory, REACH_SHM_LIMIT=%zu leaves %zu available",
+                        len, limit, left);
+    if (heap_alloc(&arena.heap, len, kind, &off) != 0)
+        return rt_error(REACH_ERR_NOMEM, call,
+                        "asked %zu bytes, the arena has no free range that large "
+                        "(%zu of %zu bytes in use; raise REACH_ARENA_SIZE)",
+                        len, arena.heap.in_use, arena.size - SHM_HEAP_OFF);
+    size_t blk = heap_block_len(&arena.heap, off, kind);
+    /* Commit now: a shortage is an error here, not a SIGBUS at first touch. */
+    if (fallocate(arena.fd, 0, (off_t)off, (off_t)blk) != 0) {
+        int e = errno;
+        heap_free(&arena.heap, off);
+        fallocate(arena.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)blk);
+        return rt_error(REACH_ERR_NOMEM, call, "asked %zu bytes of shared memory, %zu available: %s",
+                        len, shm_available(), strerror(e));
+    }
+    *ptr = arena.base + off;
+    return REACH_SUCCESS;
+}
+
+int shm_free(void *ptr, int kind)
+{
+    const char *p = ptr;
+    if (p < arena.base + SHM_HEAP_OFF || p >= arena.base + arena.size)
+        return REACH_ERR_ARG;
+    size_t off = (size_t)(p - arena.base);
+    if (heap_block_len(&arena.heap, off, kind) == 0)
+        return REACH_ERR_ARG;
+    size_t len = heap_free(&arena.heap, off);
+    /* Give the pages back; every mapping of the arena sees the hole. */
+    fallocate(arena.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+    return REACH_SUCCESS;
+}
+
+void shm_node_barrier(void)
+{
+    shm_barrier_t *b = (shm_barrier_t *)(void *)(rt.peers[rt.node_peers[0]].map + SHM_BARRIER_OFF);
+    /* Read the generation before arriving: the last arrival bumps it. */
+    uint32_t gen = atom_load_acquire(&b->generation.value);
+    if (atom_fetch_add_acq_rel(&b->arrived, 1) == (uint32_t)rt.node_size - 1) {
+        atom_store_relaxed(&b->arrived, 0);
+        atom_fetch_add_seq_cst(&b->generation.value, 1);
+        shm_waitword_wake(&b->generation);
+    } else {
+        shm_waitword_wait_change(&b->generation, gen);
+    }
+}

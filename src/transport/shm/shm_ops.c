@@ -1,0 +1,68 @@
+/* Accumulate and atomics on a mapped arena, under its stripe locks, so that
+ * every accumulate and atomic on the same bytes is atomic against the others. */
+#include "transport/shm/shm_ops.h"
+#include "core/acc.h"
+
+#include <string.h>
+
+/* One element that straddles two stripes: hold both, lower index first. */
+static void shm_acc_straddling(int rank, reach_type_t t, const void *scale, const char *src,
+                               char *dst)
+{
+    _Atomic uint32_t *a = shm_stripe_lock(rank, dst);
+    _Atomic uint32_t *b = shm_stripe_lock(rank, dst + acc_elem_size(t) - 1);
+    _Atomic uint32_t *lo = a < b ? a : b, *hi = a < b ? b : a;
+    shm_mutex_lock(lo);
+    shm_mutex_lock(hi);
+    acc_apply(t, scale, src, dst, acc_elem_size(t));
+    shm_mutex_unlock(hi);
+    shm_mutex_unlock(lo);
+}
+
+void shm_acc(int rank, reach_type_t t, const void *scale, const void *src, char *dst, size_t bytes)
+{
+    const char *s = src;
+    size_t es = acc_elem_size(t);
+    while (bytes > 0) {
+        size_t n = shm_stripe_room(rank, dst);
+        n = n < bytes ? n - n % es : bytes;
+        if (n == 0) {
+            shm_acc_straddling(rank, t, scale, s, dst);
+            n = es;
+        } else {
+            _Atomic uint32_t *lock = shm_stripe_lock(rank, dst);
+            shm_mutex_lock(lock);
+            acc_apply(t, scale, s, dst, n);
+            shm_mutex_unlock(lock);
+        }
+        s += n;
+        dst += n;
+        bytes -= n;
+    }
+}
+
+int64_t shm_atomic(int rank, char *dst, int width, shm_atomic_op_t op, int64_t a, int64_t b)
+{
+    _Atomic uint32_t *lock = shm_stripe_lock(rank, dst);
+    int64_t old;
+    shm_mutex_lock(lock);
+    if (width == 4) {
+        int32_t o;
+        memcpy(&o, dst, 4);
+        int32_t n = op == SHM_ATOMIC_ADD ? (int32_t)((uint32_t)o + (uint32_t)a)
+                  : op == SHM_ATOMIC_SWAP ? (int32_t)a
+                  : (o == (int32_t)a ? (int32_t)b : o);
+        memcpy(dst, &n, 4);
+        old = o;
+    } else {
+        int64_t o;
+        memcpy(&o, dst, 8);
+        int64_t n = op == SHM_ATOMIC_ADD ? (int64_t)((uint64_t)o + (uint64_t)a)
+                  : op == SHM_ATOMIC_SWAP ? a
+                  : (o == a ? b : o);
+        memcpy(dst, &n, 8);
+        old = o;
+    }
+    shm_mutex_unlock(lock);
+    return old;
+}

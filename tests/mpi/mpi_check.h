@@ -1,0 +1,20 @@
+/* Multi-process tests: a test fails if any rank's check failed. */
+#ifndef REACH_TEST_MPI_CHECK_H
+#define REACH_TEST_MPI_CHECK_H
+
+#include <mpi.h>
+#include "../check.h"
+
+/* Collective: every rank returns the same exit status. */
+static int check_exit(const char *name)
+{
+    int total = 0;
+    MPI_Allreduce(&check_failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        printf("%s: %s (%d failed checks)\n", name, total ? "FAILED" : "passed", total);
+    return total ? 1 : 0;
+}
+
+#endif

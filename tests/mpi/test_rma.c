@@ -1,0 +1,224 @@
+/* Contiguous put, get and accumulate between every pair of ranks, blocking
+ * and non-blocking; location consistency; visibility after fence and barrier;
+ * allocations of differing and zero sizes; statistics by path. */
+#include "mpi_check.h"
+#include "reach.h"
+
+#include <complex.h>
+#include <stdint.h>
+#include <string.h>
+
+#define N 1024
+
+static int me, np;
+
+static void test_put_get(void)
+{
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc(N * sizeof(long), bases) == REACH_SUCCESS);
+    long *mine = bases[me];
+    for (int i = 0; i < N; i++)
+        mine[i] = -1;
+    reach_barrier();
+    /* Each rank writes its slice of N/np longs into every rank. */
+    int chunk = N / np;
+    long src[N];
+    for (int i = 0; i < chunk; i++)
+        src[i] = me * 100000L + i;
+    for (int t = 0; t < np; t++)
+        CHECK(reach_put(src, (long *)bases[t] + me * chunk, chunk * sizeof(long), t) == REACH_SUCCESS);
+    reach_barrier();
+    for (int r = 0; r < np; r++)
+        for (int i = 0; i < chunk; i++)
+            CHECK_EQ_LL(mine[r * chunk + i], r * 100000L + i);
+    /* Read everyone's copy back. */
+    long got[N];
+    for (int t = 0; t < np; t++) {
+        memset(got, 0, sizeof got);
+        CHECK(reach_get(bases[t], got, (size_t)chunk * (size_t)np * sizeof(long), t) == REACH_SUCCESS);
+        for (int r = 0; r < np; r++)
+            for (int i = 0; i < chunk; i++)
+                CHECK_EQ_LL(got[r * chunk + i], r * 100000L + i);
+    }
+    reach_barrier();
+    /* Location consistency: a put then a get of the same bytes from one
+     * origin returns the put value. Each rank uses its own slot. */
+    int t = (me + 1) % np;
+    for (long v = 0; v < 100; v++) {
+        long back = -1;
+        CHECK(reach_put(&v, (long *)bases[t] + me * chunk, sizeof v, t) == REACH_SUCCESS);
+        CHECK(reach_get((long *)bases[t] + me * chunk, &back, sizeof back, t) == REACH_SUCCESS);
+        CHECK_EQ_LL(back, v);
+    }
+    reach_barrier();
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    free(bases);
+}
+
+static void test_nonblocking(void)
+{
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc(np * sizeof(double), bases) == REACH_SUCCESS);
+    memset(bases[me], 0, np * sizeof(double));
+    reach_barrier();
+    reach_request_t req[64];
+    double one = 1.0, v[64];
+    for (int t = 0; t < np; t++) {
+        v[t] = me + 0.5;
+        CHECK(reach_put_nb(&v[t], (double *)bases[t] + me, sizeof(double), t, &req[t]) == REACH_SUCCESS);
+    }
+    for (int t = 0; t < np; t++) {
+        int done = 0;
+        CHECK(reach_test(&req[t], &done) == REACH_SUCCESS);
+        if (!done)
+            CHECK(reach_wait(&req[t]) == REACH_SUCCESS);
+    }
+    CHECK(reach_wait_all() == REACH_SUCCESS);
+    reach_barrier();
+    for (int r = 0; r < np; r++)
+        CHECK(((double *)bases[me])[r] == r + 0.5);
+    reach_barrier();
+    for (int t = 0; t < np; t++)
+        CHECK(reach_acc_nb(REACH_DOUBLE, &one, &v[t], (double *)bases[t] + me, sizeof(double), t,
+                           &req[t]) == REACH_SUCCESS);
+    for (int t = 0; t < np; t++)
+        CHECK(reach_wait(&req[t]) == REACH_SUCCESS);
+    reach_barrier();
+    for (int r = 0; r < np; r++)
+        CHECK(((double *)bases[me])[r] == 2 * (r + 0.5));
+    double g[64];
+    for (int t = 0; t < np; t++)
+        CHECK(reach_get_nb((double *)bases[t] + me, &g[t], sizeof(double), t, &req[t]) == REACH_SUCCESS);
+    CHECK(reach_wait_rank((me + 1) % np) == REACH_SUCCESS);
+    for (int t = 0; t < np; t++) {
+        CHECK(reach_wait(&req[t]) == REACH_SUCCESS);
+        CHECK(g[t] == 2 * (me + 0.5));
+    }
+    /* Waiting twice, or on a zeroed request, is fine. */
+    CHECK(reach_wait(&req[0]) == REACH_SUCCESS);
+    reach_request_t zero = {0, 0, 0};
+    CHECK(reach_wait(&zero) == REACH_SUCCESS);
+    reach_barrier();
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    free(bases);
+}
+
+/* Every rank accumulates into every rank at once; sums are exact because
+ * all values are small integers. */
+static void test_accumulate(void)
+{
+    enum { M = 3000 }; /* spans stripes of the lock table */
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    size_t bytes = M * 16;
+    CHECK(reach_malloc(bytes * REACH_TYPE_COUNT, bases) == REACH_SUCCESS);
+    memset(bases[me], 0, bytes * REACH_TYPE_COUNT);
+    reach_barrier();
+    static int si[M]; static long sl[M]; static float sf[M]; static double sd[M];
+    static float complex sc[M]; static double complex sz[M];
+    for (int i = 0; i < M; i++) {
+        si[i] = i % 7; sl[i] = i % 11; sf[i] = (float)(i % 5); sd[i] = i % 13;
+        sc[i] = (float)(i % 3) + (float)(i % 2) * I; sz[i] = (i % 4) + (i % 5) * I;
+    }
+    int is = 2; long ls = 3; float fs = 0.5f; double ds = 2.0;
+    float complex cs = 1.0f + 1.0f * I; double complex zs = 2.0 - 1.0 * I;
+    const void *scale[REACH_TYPE_COUNT] = {&is, &ls, &fs, &ds, &cs, &zs};
+    const void *src[REACH_TYPE_COUNT] = {si, sl, sf, sd, sc, sz};
+    size_t esz[REACH_TYPE_COUNT] = {sizeof(int), sizeof(long), sizeof(float), sizeof(double),
+                                    sizeof(float complex), sizeof(double complex)};
+    int reps = 20;
+    for (int rep = 0; rep < reps; rep++)
+        for (int k = 0; k < np; k++) {
+            int t = (me + k) % np;
+            for (int ty = 0; ty < REACH_TYPE_COUNT; ty++)
+                CHECK(reach_acc((reach_type_t)ty, scale[ty], src[ty], (char *)bases[t] + ty * bytes,
+                                M * esz[ty], t) == REACH_SUCCESS);
+        }
+    reach_barrier();
+    char *b = bases[me];
+    long n = (long)np * reps;
+    int bad = 0;
+    for (int i = 0; i < M; i++) {
+        bad += ((int *)b)[i] != n * is * si[i];
+        bad += ((long *)(b + bytes))[i] != n * ls * sl[i];
+        bad += ((float *)(b + 2 * bytes))[i] != (float)(n * fs * sf[i]);
+        bad += ((double *)(b + 3 * bytes))[i] != n * ds * sd[i];
+        bad += ((float complex *)(b + 4 * bytes))[i] != (float)n * (cs * sc[i]);
+        bad += ((double complex *)(b + 5 * bytes))[i] != (double)n * (zs * sz[i]);
+    }
+    CHECK_EQ_LL(bad, 0);
+    reach_barrier();
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    free(bases);
+}
+
+/* Sizes differ per rank and some are zero; every base is reported. */
+static void test_uneven_alloc(void)
+{
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    size_t mine = (me % 2) ? 0 : 4096 * (size_t)(me + 1) + 8;
+    CHECK(reach_malloc(mine, bases) == REACH_SUCCESS);
+    for (int r = 0; r < np; r++)
+        CHECK((bases[r] == NULL) == (r % 2 == 1));
+    if (mine)
+        memset(bases[me], me, mine);
+    reach_barrier();
+    for (int r = 0; r < np; r += 2) {
+        unsigned char last = 0;
+        size_t sz = 4096 * (size_t)(r + 1) + 8;
+        CHECK(reach_get((char *)bases[r] + sz - 1, &last, 1, r) == REACH_SUCCESS);
+        CHECK_EQ_LL(last, r);
+        /* One byte past the end belongs to no segment. */
+        reach_stats_t before, after;
+        reach_stats_get(&before);
+        CHECK(reach_get((char *)bases[r] + sz, &last, 1, r) == REACH_ERR_RANGE);
+        reach_stats_get(&after);
+        CHECK_EQ_LL(after.ops[REACH_OP_GET][REACH_PATH_SHM] + after.ops[REACH_OP_GET][REACH_PATH_SELF],
+                    before.ops[REACH_OP_GET][REACH_PATH_SHM] + before.ops[REACH_OP_GET][REACH_PATH_SELF]);
+    }
+    reach_barrier();
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    /* An allocation in which every rank asks for nothing. */
+    CHECK(reach_malloc(0, bases) == REACH_SUCCESS);
+    for (int r = 0; r < np; r++)
+        CHECK(bases[r] == NULL);
+    CHECK(reach_free(NULL) == REACH_SUCCESS);
+    free(bases);
+}
+
+static void test_stats(void)
+{
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc(64, bases) == REACH_SUCCESS);
+    reach_barrier();
+    reach_stats_reset();
+    char buf[8] = {0};
+    for (int t = 0; t < np; t++)
+        CHECK(reach_put(buf, bases[t], 8, t) == REACH_SUCCESS);
+    reach_stats_t s;
+    CHECK(reach_stats_get(&s) == REACH_SUCCESS);
+    CHECK_EQ_LL(s.ops[REACH_OP_PUT][REACH_PATH_SELF], 1);
+    CHECK_EQ_LL(s.ops[REACH_OP_PUT][REACH_PATH_SHM], np - 1);
+    CHECK_EQ_LL(s.bytes[REACH_OP_PUT][REACH_PATH_SHM], 8 * (np - 1));
+    CHECK_EQ_LL(s.ops[REACH_OP_PUT][REACH_PATH_NET], 0);
+    reach_barrier();
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    free(bases);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    CHECK(reach_init(&argc, &argv) == REACH_SUCCESS);
+    me = reach_rank();
+    np = reach_size();
+    CHECK(reach_node_count() == 1);
+    test_put_get();
+    test_nonblocking();
+    test_accumulate();
+    test_uneven_alloc();
+    test_stats();
+    CHECK(reach_finalize() == REACH_SUCCESS);
+    int rc = check_exit("test_rma");
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# shm_cleanup.sh MODE CHILD MPIEXEC [FLAGS...]: runs test_shm_child on 4
+# processes and checks how it ended and that /dev/shm holds no file that was
+# not there before (reach's memory never has a name there; this proves it
+# for a normal exit, an abort and kill -9).
+mode=$1 child=$2 mpiexec=$3
+shift 3
+before=$(mktemp) after=$(mktemp) out=$(mktemp)
+trap 'rm -f "$before" "$after" "$out"' EXIT
+ls -A /dev/shm | sort >"$before"
+
+env=""
+case $mode in
+  limit) env="REACH_SHM_LIMIT=16m" ;;
+  badenv) env="REACH_SPIN_COUNT=lots" ;;
+esac
+env $env timeout 100 "$mpiexec" "$@" -n 4 "$child" "$mode" >"$out" 2>&1
+status=$?
+cat "$out"
+fail() { echo "shm.$mode: FAILED: $*"; exit 1; }
+
+case $mode in
+  normal|shortage|limit|badenv) [ $status -eq 0 ] || fail "exit status $status, expected 0" ;;
+  abort|abort0|kill) [ $status -ne 0 ] && [ $status -ne 124 ] || fail "exit status $status, expected a failure" ;;
+esac
+case $mode in
+  normal|abort|abort0|kill)
+    [ "$(grep -c 'segment shared' "$out")" -ge 3 ] || fail "the ranks did not share their segments" ;;
+esac
+case $mode in
+  abort) grep -q 'test abort' "$out" || fail "no abort message" ;;
+  abort0) grep -q 'test abort with code 0' "$out" || fail "no abort message" ;;
+  shortage) grep -q 'asked .* available' "$out" || fail "the error does not say what was asked and what is available" ;;
+  limit) grep -q 'asked .*REACH_SHM_LIMIT.* available' "$out" || fail "the error does not name the limit" ;;
+  badenv) grep -q 'REACH_SPIN_COUNT="lots"' "$out" || fail "the error does not name the variable" ;;
+esac
+
+sleep 1  # let the killed job's processes go
+ls -A /dev/shm | sort >"$after"
+new=$(comm -13 "$before" "$after")
+[ -z "$new" ] || fail "left in /dev/shm: $new"
+echo "shm.$mode: passed"

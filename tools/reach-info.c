@@ -1,0 +1,42 @@
+/* reach-info: the environment variables reach reads (defaults, values in
+ * force, help) and, with --topology under mpiexec, where every rank runs. */
+#include "reach.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(void)
+{
+    printf("usage: reach-info [--topology]\n"
+           "  prints reach's environment variables with defaults and values in force;\n"
+           "  --topology (run under mpiexec) also prints each rank's node and path.\n");
+}
+
+int main(int argc, char **argv)
+{
+    int topology = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--topology") == 0)
+            topology = 1;
+        else {
+            usage();
+            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+    if (!topology) {
+        printf("reach %d.%d\ntransports: shm (memfd arenas, CPU atomics, futex waits)\n\n",
+               REACH_VERSION_MAJOR, REACH_VERSION_MINOR);
+        reach_config_print();
+        return 0;
+    }
+    if (reach_init(&argc, &argv) != REACH_SUCCESS)
+        return 1;
+    if (reach_rank() == 0) {
+        printf("%d ranks on %d node(s)\n", reach_size(), reach_node_count());
+        for (int r = 0; r < reach_size(); r++)
+            printf("rank %d: node %d, reached from rank 0 by %s\n", r, reach_node_of(r),
+                   r == 0 ? "self" : reach_same_node(r) ? "shm" : "net");
+    }
+    reach_finalize();
+    return 0;
+}
