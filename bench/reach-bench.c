@@ -1,1 +1,341 @@
-int main(void){return 0;}
+/* reach-bench: latency and bandwidth of reach's one-sided operations beside
+ * MPI-3 RMA doing the same work, measured in the same run.
+ *
+ * Rank 0 is the origin, rank 1 the target; every other rank sleeps in a
+ * reach barrier so that it takes no core. Each figure is the median of
+ * several samples, each sample a batch of operations timed together (about
+ * 2 ms). Figures are printed as tables and written with every sample to a
+ * JSON file. */
+#include "reach.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_SAMPLES 31
+
+enum op {
+    REACH_PUT, REACH_GET, REACH_ACC, MPI_PUT, MPI_GET, MPI_ACC, LOCAL_COPY, LOCAL_ACC,
+    REACH_FADD, MPI_FADD, REACH_LOCK, MPI_LOCK, REACH_BARRIER, MPI_BARRIER
+};
+
+static struct {
+    int me, np, cores, samples;
+    size_t max_size;
+    char *seg_target;      /* rank 1's segment (its address) */
+    char *src, *dst;       /* local buffers */
+    double *acc_src, *acc_dst;
+    reach_mutexes_t *mutexes;
+    MPI_Comm pair;         /* ranks 0 and 1 */
+    MPI_Win win;
+    FILE *json;
+    int json_first;
+} B;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The plain loop reach's accumulate of doubles is compared with. */
+static void local_acc(double *restrict d, const double *restrict s, double a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        d[i] += a * s[i];
+}
+
+/* Seconds per operation over a batch of iters. */
+static double run_batch(enum op op, size_t size, long iters)
+{
+    const double one = 1.0;
+    int64_t old;
+    double t0 = now();
+    for (long i = 0; i < iters; i++) {
+        switch (op) {
+        case REACH_PUT:
+            reach_put(B.src, B.seg_target, size, 1);
+            reach_fence(1);
+            break;
+        case REACH_GET:
+            reach_get(B.seg_target, B.dst, size, 1);
+            break;
+        case REACH_ACC:
+            reach_acc(REACH_DOUBLE, &one, B.acc_src, B.seg_target, size, 1);
+            reach_fence(1);
+            break;
+        case MPI_PUT:
+            MPI_Put(B.src, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win);
+            MPI_Win_flush(1, B.win);
+            break;
+        case MPI_GET:
+            MPI_Get(B.dst, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win);
+            MPI_Win_flush(1, B.win);
+            break;
+        case MPI_ACC:
+            MPI_Accumulate(B.acc_src, (int)(size / 8), MPI_DOUBLE, 1, 0, (int)(size / 8), MPI_DOUBLE,
+                           MPI_SUM, B.win);
+            MPI_Win_flush(1, B.win);
+            break;
+        case LOCAL_COPY:
+            memcpy(B.dst, B.src, size);
+            __asm__ __volatile__("" ::: "memory");
+            break;
+        case LOCAL_ACC:
+            local_acc(B.acc_dst, B.acc_src, one, size / 8);
+            __asm__ __volatile__("" ::: "memory");
+            break;
+        case REACH_FADD:
+            reach_fetch_add_i64((int64_t *)(void *)B.seg_target, 1, &old, 1);
+            break;
+        case MPI_FADD: {
+            int64_t inc = 1;
+            MPI_Fetch_and_op(&inc, &old, MPI_INT64_T, 1, 0, MPI_SUM, B.win);
+            MPI_Win_flush(1, B.win);
+            break;
+        }
+        case REACH_LOCK:
+            reach_mutex_lock(B.mutexes, 0, 1);
+            reach_mutex_unlock(B.mutexes, 0, 1);
+            break;
+        case MPI_LOCK:
+            MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, B.win);
+            MPI_Win_unlock(1, B.win);
+            break;
+        case REACH_BARRIER:
+            reach_barrier();
+            break;
+        case MPI_BARRIER:
+            MPI_Barrier(MPI_COMM_WORLD);
+            break;
+        }
+    }
+    return (now() - t0) / (double)iters;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median time per operation in microseconds; samples in us[]. Collective
+ * ops (barriers) run on every rank, the rest on rank 0 only. */
+static double measure(enum op op, size_t size, double *us)
+{
+    long iters = 1;
+    int collective = op == REACH_BARRIER || op == MPI_BARRIER;
+    /* Grow the batch until it lasts 2 ms; collectives agree on the count. */
+    for (;;) {
+        double t = run_batch(op, size, iters) * (double)iters;
+        int more = t < 2e-3 && iters < (1L << 24);
+        if (collective)
+            MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (!more)
+            break;
+        iters *= 2;
+    }
+    for (int s = 0; s < B.samples; s++)
+        us[s] = 1e6 * run_batch(op, size, iters);
+    double sorted[MAX_SAMPLES];
+    memcpy(sorted, us, sizeof(double) * (size_t)B.samples);
+    qsort(sorted, (size_t)B.samples, sizeof(double), cmp_double);
+    return sorted[B.samples / 2];
+}
+
+static void json_result(const char *op, const char *impl, size_t size, double median,
+                        const double *us)
+{
+    if (!B.json)
+        return;
+    fprintf(B.json, "%s\n    {\"op\": \"%s\", \"impl\": \"%s\", \"bytes\": %zu, \"median_us\": %.6f, \"samples_us\": [",
+            B.json_first ? "" : ",", op, impl, size, median);
+    for (int s = 0; s < B.samples; s++)
+        fprintf(B.json, "%s%.6f", s ? ", " : "", us[s]);
+    fprintf(B.json, "]}");
+    B.json_first = 0;
+}
+
+/* Latency by size of one operation: reach, MPI-3 RMA and the local work. */
+static void bench_transfer(const char *name, enum op r, enum op m, enum op l)
+{
+    double us[MAX_SAMPLES];
+    if (B.me == 0) {
+        printf("\n%s latency (us, median of %d) and bandwidth\n", name, B.samples);
+        printf("%10s %10s %10s %10s %10s %11s %10s\n", "bytes", "reach", "MPI-3", "local",
+               "MPI/reach", "% of local", "reach GB/s");
+    }
+    for (size_t size = 8; size <= B.max_size; size *= 2) {
+        if (B.me == 0) {
+            double tr = measure(r, size, us);
+            json_result(name, "reach", size, tr, us);
+            double tm = measure(m, size, us);
+            json_result(name, "mpi3", size, tm, us);
+            double tl = measure(l, size, us);
+            json_result(name, "local", size, tl, us);
+            printf("%10zu %10.3f %10.3f %10.3f %10.1f %10.0f%% %10.2f\n", size, tr, tm, tl, tm / tr,
+                   100.0 * tl / tr, (double)size / tr * 1e-3);
+        }
+    }
+    if (B.me < 2)
+        MPI_Barrier(B.pair);   /* rank 1 serves MPI's passive target meanwhile */
+    reach_barrier();
+}
+
+static void bench_single(const char *name, enum op r, enum op m, const char *mpi_label)
+{
+    double us[MAX_SAMPLES];
+    if (B.me == 0) {
+        double tr = measure(r, 8, us);
+        json_result(name, "reach", 8, tr, us);
+        double tm = measure(m, 8, us);
+        json_result(name, "mpi3", 8, tm, us);
+        printf("%-22s %10.3f %10.3f %10.1f   (%s)\n", name, tr, tm, tm / tr, mpi_label);
+    }
+    if (B.me < 2)
+        MPI_Barrier(B.pair);
+    reach_barrier();
+}
+
+static void usage(void)
+{
+    printf("usage: mpiexec -n N reach-bench [--quick] [--max-size BYTES] [--json FILE]\n"
+           "  N >= 2: rank 0 works on rank 1's memory, the others sleep.\n"
+           "  --quick     7 samples per figure instead of 15\n"
+           "  --max-size  largest transfer (default 1 MiB)\n"
+           "  --json      where to write every sample (default reach-bench.json)\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *json_path = "reach-bench.json";
+    B.samples = 15;
+    B.max_size = 1 << 20;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0)
+            B.samples = 7;
+        else if (strcmp(argv[i], "--max-size") == 0 && i + 1 < argc)
+            B.max_size = strtoull(argv[++i], NULL, 0);
+        else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc)
+            json_path = argv[++i];
+        else {
+            usage();
+            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+    if (B.max_size < 8 || B.max_size > (1u << 30)) {
+        fprintf(stderr, "reach-bench: --max-size must be between 8 and 1 GiB\n");
+        return 2;
+    }
+    MPI_Init(&argc, &argv);
+    if (reach_init(&argc, &argv) != REACH_SUCCESS)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    B.me = reach_rank();
+    B.np = reach_size();
+    B.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (B.np < 2) {
+        if (B.me == 0)
+            fprintf(stderr, "reach-bench: run on at least 2 processes (mpiexec -n 2 reach-bench)\n");
+        reach_finalize();
+        MPI_Finalize();
+        return 2;
+    }
+
+    /* reach: rank 1's segment and a mutex it hosts. */
+    size_t seg = B.max_size + 4096;
+    void **bases = malloc(sizeof(void *) * (size_t)B.np);
+    if (reach_malloc(seg, bases) != REACH_SUCCESS ||
+        reach_mutexes_create(1, &B.mutexes) != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: set-up failed");
+    memset(bases[B.me], 0, seg);
+    B.seg_target = bases[1];
+    B.src = malloc(seg);
+    B.dst = malloc(seg);
+    B.acc_src = malloc(seg);
+    B.acc_dst = malloc(seg);
+    for (size_t i = 0; i < seg / 8; i++) {
+        B.acc_src[i] = 1e-9;
+        B.acc_dst[i] = 0;
+    }
+    memset(B.src, 1, seg);
+    memset(B.dst, 0, seg);
+
+    /* MPI-3: a window on ranks 0 and 1 (size rounded to 16 bytes: MPICH
+     * 4.0.2 misaddresses windows of other sizes). */
+    MPI_Comm_split(MPI_COMM_WORLD, B.me < 2 ? 0 : MPI_UNDEFINED, B.me, &B.pair);
+    void *wbase = NULL;
+    if (B.me < 2) {
+        MPI_Win_allocate((MPI_Aint)((seg + 15) & ~(size_t)15), 1, MPI_INFO_NULL, B.pair, &wbase, &B.win);
+        memset(wbase, 0, seg);
+        MPI_Barrier(B.pair);
+        MPI_Win_lock_all(0, B.win);
+    }
+    if (B.me == 0) {
+        B.json = fopen(json_path, "w");
+        if (!B.json)
+            perror(json_path);
+        char host[256] = "";
+        gethostname(host, sizeof host - 1);
+        printf("reach-bench: %d processes on %d node(s), %d cores; origin rank 0, target rank 1 (%s)\n",
+               B.np, reach_node_count(), B.cores, reach_same_node(1) ? "same node" : "other node");
+        printf("reach put and acc include reach_fence; MPI-3 ops include MPI_Win_flush\n");
+        if (B.json)
+            fprintf(B.json, "{\n  \"machine\": {\"host\": \"%s\", \"cores\": %d, \"processes\": %d, "
+                            "\"nodes\": %d, \"oversubscribed\": %s},\n  \"samples\": %d,\n  \"results\": [",
+                    host, B.cores, B.np, reach_node_count(), B.np > B.cores ? "true" : "false", B.samples);
+        B.json_first = 1;
+    }
+    reach_barrier();
+
+    bench_transfer("put", REACH_PUT, MPI_PUT, LOCAL_COPY);
+    bench_transfer("get", REACH_GET, MPI_GET, LOCAL_COPY);
+    bench_transfer("acc", REACH_ACC, MPI_ACC, LOCAL_ACC);
+
+    if (B.me == 0)
+        printf("\nsynchronization (us, median of %d)\n%-22s %10s %10s %10s\n", B.samples, "operation",
+               "reach", "MPI-3", "MPI/reach");
+    bench_single("fetch-and-add 64-bit", REACH_FADD, MPI_FADD, "MPI_Fetch_and_op + flush");
+    if (B.me < 2)
+        MPI_Win_unlock_all(B.win);
+    bench_single("lock+unlock", REACH_LOCK, MPI_LOCK, "MPI_Win_lock exclusive + unlock");
+
+    /* Barriers involve every rank. MPI's busy-polling barrier is only
+     * meaningful with no more processes than cores. */
+    double us[MAX_SAMPLES];
+    double tr = measure(REACH_BARRIER, 0, us);
+    if (B.me == 0)
+        json_result("barrier", "reach", 0, tr, us);
+    double tm = -1;
+    if (B.np <= B.cores) {
+        tm = measure(MPI_BARRIER, 0, us);
+        if (B.me == 0)
+            json_result("barrier", "mpi3", 0, tm, us);
+    }
+    if (B.me == 0) {
+        if (tm > 0)
+            printf("%-22s %10.3f %10.3f %10.1f   (%d processes)\n", "barrier", tr, tm, tm / tr, B.np);
+        else
+            printf("%-22s %10.3f %10s %10s   (%d processes > %d cores: MPI_Barrier not measured)\n",
+                   "barrier", tr, "-", "-", B.np, B.cores);
+        if (B.json) {
+            fprintf(B.json, "\n  ]\n}\n");
+            fclose(B.json);
+            printf("\nevery sample: %s\n", json_path);
+        }
+    }
+
+    if (B.me < 2) {
+        MPI_Win_free(&B.win);
+        MPI_Comm_free(&B.pair);
+    }
+    reach_mutexes_destroy(B.mutexes);
+    reach_free(bases[B.me]);
+    reach_finalize();
+    MPI_Finalize();
+    free(bases);
+    return 0;
+}

@@ -16,7 +16,7 @@ int reach_put(const void *src, void *dst, size_t bytes, int rank)
         return st;
     if (unlikely((st = rt_check_local("reach_put", src, bytes, "source")) != REACH_SUCCESS))
         return st;
-    memcpy(local, src, bytes);
+    shm_copy(local, src, bytes);
     rt_count(REACH_OP_PUT, rank, bytes);
     return REACH_SUCCESS;
 }
@@ -29,7 +29,7 @@ int reach_get(const void *src, void *dst, size_t bytes, int rank)
         return st;
     if (unlikely((st = rt_check_local("reach_get", dst, bytes, "destination")) != REACH_SUCCESS))
         return st;
-    memcpy(dst, local, bytes);
+    shm_copy(dst, local, bytes);
     rt_count(REACH_OP_GET, rank, bytes);
     return REACH_SUCCESS;
 }
