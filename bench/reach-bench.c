@@ -123,28 +123,44 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median time per operation in microseconds; samples in us[]. Collective
- * ops (barriers) run on every rank, the rest on rank 0 only. */
-static double measure(enum op op, size_t size, double *us)
+static double median(const double *us, int n)
+{
+    double sorted[MAX_SAMPLES];
+    memcpy(sorted, us, sizeof(double) * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof(double), cmp_double);
+    return sorted[n / 2];
+}
+
+/* Operations per batch so that a batch lasts about 2 ms. Collective ops
+ * (barriers) run on every rank, which agree on the count. */
+static long calibrate(enum op op, size_t size)
 {
     long iters = 1;
     int collective = op == REACH_BARRIER || op == MPI_BARRIER;
-    /* Grow the batch until it lasts 2 ms; collectives agree on the count. */
     for (;;) {
         double t = run_batch(op, size, iters) * (double)iters;
         int more = t < 2e-3 && iters < (1L << 24);
         if (collective)
             MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
         if (!more)
-            break;
+            return iters;
         iters *= 2;
     }
+}
+
+/* Times n operations on the same size, their samples interleaved so that a
+ * burst of noise from the machine falls on all of them alike. us[k][s] is
+ * sample s of ops[k] in microseconds per operation; med[k] its median. */
+static void measure(int n, const enum op *ops, size_t size, double us[][MAX_SAMPLES], double *med)
+{
+    long iters[4];
+    for (int k = 0; k < n; k++)
+        iters[k] = calibrate(ops[k], size);
     for (int s = 0; s < B.samples; s++)
-        us[s] = 1e6 * run_batch(op, size, iters);
-    double sorted[MAX_SAMPLES];
-    memcpy(sorted, us, sizeof(double) * (size_t)B.samples);
-    qsort(sorted, (size_t)B.samples, sizeof(double), cmp_double);
-    return sorted[B.samples / 2];
+        for (int k = 0; k < n; k++)
+            us[k][s] = 1e6 * run_batch(ops[k], size, iters[k]);
+    for (int k = 0; k < n; k++)
+        med[k] = median(us[k], B.samples);
 }
 
 static void json_result(const char *op, const char *impl, size_t size, double median,
@@ -161,24 +177,23 @@ static void json_result(const char *op, const char *impl, size_t size, double me
 }
 
 /* Latency by size of one operation: reach, MPI-3 RMA and the local work. */
+/* Latency by size of one operation: reach, MPI-3 RMA and the local work. */
 static void bench_transfer(const char *name, enum op r, enum op m, enum op l)
 {
-    double us[MAX_SAMPLES];
+    static const char *const impl[3] = {"reach", "mpi3", "local"};
+    const enum op ops[3] = {r, m, l};
+    double us[3][MAX_SAMPLES], med[3];
     if (B.me == 0) {
         printf("\n%s latency (us, median of %d) and bandwidth\n", name, B.samples);
         printf("%10s %10s %10s %10s %10s %11s %10s\n", "bytes", "reach", "MPI-3", "local",
                "MPI/reach", "% of local", "reach GB/s");
-    }
-    for (size_t size = 8; size <= B.max_size; size *= 2) {
-        if (B.me == 0) {
-            double tr = measure(r, size, us);
-            json_result(name, "reach", size, tr, us);
-            double tm = measure(m, size, us);
-            json_result(name, "mpi3", size, tm, us);
-            double tl = measure(l, size, us);
-            json_result(name, "local", size, tl, us);
-            printf("%10zu %10.3f %10.3f %10.3f %10.1f %10.0f%% %10.2f\n", size, tr, tm, tl, tm / tr,
-                   100.0 * tl / tr, (double)size / tr * 1e-3);
+        for (size_t size = 8; size <= B.max_size; size *= 2) {
+            measure(3, ops, size, us, med);
+            for (int k = 0; k < 3; k++)
+                json_result(name, impl[k], size, med[k], us[k]);
+            printf("%10zu %10.3f %10.3f %10.3f %10.1f %10.0f%% %10.2f\n", size, med[0], med[1],
+                   med[2], med[1] / med[0], 100.0 * med[2] / med[0], (double)size / med[0] * 1e-3);
+            fflush(stdout);
         }
     }
     if (B.me < 2)
@@ -188,13 +203,13 @@ static void bench_transfer(const char *name, enum op r, enum op m, enum op l)
 
 static void bench_single(const char *name, enum op r, enum op m, const char *mpi_label)
 {
-    double us[MAX_SAMPLES];
+    const enum op ops[2] = {r, m};
+    double us[2][MAX_SAMPLES], med[2];
     if (B.me == 0) {
-        double tr = measure(r, 8, us);
-        json_result(name, "reach", 8, tr, us);
-        double tm = measure(m, 8, us);
-        json_result(name, "mpi3", 8, tm, us);
-        printf("%-22s %10.3f %10.3f %10.1f   (%s)\n", name, tr, tm, tm / tr, mpi_label);
+        measure(2, ops, 8, us, med);
+        json_result(name, "reach", 8, med[0], us[0]);
+        json_result(name, "mpi3", 8, med[1], us[1]);
+        printf("%-22s %10.3f %10.3f %10.1f   (%s)\n", name, med[0], med[1], med[1] / med[0], mpi_label);
     }
     if (B.me < 2)
         MPI_Barrier(B.pair);
@@ -305,15 +320,15 @@ int main(int argc, char **argv)
 
     /* Barriers involve every rank. MPI's busy-polling barrier is only
      * meaningful with no more processes than cores. */
-    double us[MAX_SAMPLES];
-    double tr = measure(REACH_BARRIER, 0, us);
+    double us[1][MAX_SAMPLES], tr, tm = -1;
+    const enum op rb = REACH_BARRIER, mb = MPI_BARRIER;
+    measure(1, &rb, 0, us, &tr);
     if (B.me == 0)
-        json_result("barrier", "reach", 0, tr, us);
-    double tm = -1;
+        json_result("barrier", "reach", 0, tr, us[0]);
     if (B.np <= B.cores) {
-        tm = measure(MPI_BARRIER, 0, us);
+        measure(1, &mb, 0, us, &tm);
         if (B.me == 0)
-            json_result("barrier", "mpi3", 0, tm, us);
+            json_result("barrier", "mpi3", 0, tm, us[0]);
     }
     if (B.me == 0) {
         if (tm > 0)
