@@ -5,6 +5,14 @@
 
 #include <string.h>
 
+void shm_copy_chunked(char *dst, const char *src, size_t n)
+{
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64)
+        memcpy(dst + i, src + i, 64);
+    memcpy(dst + i, src + i, n - i);
+}
+
 /* One element that straddles two stripes: hold both, lower index first. */
 static void shm_acc_straddling(int rank, reach_type_t t, const void *scale, const char *src,
                                char *dst)
