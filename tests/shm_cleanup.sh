@@ -12,6 +12,7 @@ ls -A /dev/shm | sort >"$before"
 env=""
 case $mode in
   limit) env="REACH_SHM_LIMIT=16m" ;;
+  arena) env="REACH_ARENA_SIZE=16m" ;;
   badenv) env="REACH_SPIN_COUNT=lots" ;;
 esac
 env $env timeout 100 "$mpiexec" "$@" -n 4 "$child" "$mode" >"$out" 2>&1
@@ -20,7 +21,7 @@ cat "$out"
 fail() { echo "shm.$mode: FAILED: $*"; exit 1; }
 
 case $mode in
-  normal|shortage|limit|badenv) [ $status -eq 0 ] || fail "exit status $status, expected 0" ;;
+  normal|shortage|limit|arena|badenv) [ $status -eq 0 ] || fail "exit status $status, expected 0" ;;
   abort|abort0|kill) [ $status -ne 0 ] && [ $status -ne 124 ] || fail "exit status $status, expected a failure" ;;
 esac
 case $mode in
@@ -32,6 +33,7 @@ case $mode in
   abort0) grep -q 'test abort with code 0' "$out" || fail "no abort message" ;;
   shortage) grep -q 'asked .* available' "$out" || fail "the error does not say what was asked and what is available" ;;
   limit) grep -q 'asked .*REACH_SHM_LIMIT.* available' "$out" || fail "the error does not name the limit" ;;
+  arena) grep -q 'asked 64.0 MiB, the arena has no free range .*REACH_ARENA_SIZE' "$out" || fail "the error does not name the arena size" ;;
   badenv) grep -q 'REACH_SPIN_COUNT="lots"' "$out" || fail "the error does not name the variable" ;;
 esac
 

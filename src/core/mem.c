@@ -42,11 +42,14 @@ int mem_alloc_collective(const char *call, size_t bytes, void *bases[], int user
         st = rt_error(REACH_ERR_ARG, call, "size %zu is too large (a negative size?)", bytes);
     else if (bases == NULL && user)
         st = rt_error(REACH_ERR_ARG, call, "the array of base addresses is NULL");
-    else if (node_total > avail)
+    else if (node_total > avail) {
+        char a[32], h[32], v[32];
         st = rt_error(REACH_ERR_NOMEM, call,
-                      "shared memory is short: the %d processes of this node asked %llu bytes "
-                      "(%zu here), %zu are available",
-                      rt.node_size, node_total, bytes, avail);
+                      "shared memory is short: the %d processes of this node asked %s (%s here), "
+                      "%s are available",
+                      rt.node_size, rt_size_str(a, sizeof a, (size_t)node_total),
+                      rt_size_str(h, sizeof h, bytes), rt_size_str(v, sizeof v, avail));
+    }
 
     void *mine = NULL;
     if (st == REACH_SUCCESS && bytes > 0)

@@ -30,6 +30,22 @@ int rt_error(int status, const char *call, const char *fmt, ...)
     return status;
 }
 
+const char *rt_size_str(char *buf, size_t len, size_t bytes)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 6) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, len, "%zu B", bytes);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+    return buf;
+}
+
 _Noreturn void rt_fatal(const char *fmt, ...)
 {
     char msg[512];

@@ -2,7 +2,8 @@
  * shared, then ends as the mode says: normal, abort (ARMCI_Error with a
  * non-zero code), abort0 (ARMCI_Error with code 0), kill (the last rank
  * kills itself with SIGKILL), shortage (asks more than the machine has),
- * limit (asks more than REACH_SHM_LIMIT allows), badenv (init must fail). */
+ * limit (asks more than REACH_SHM_LIMIT allows), arena (more than
+ * REACH_ARENA_SIZE holds), badenv (init must fail). */
 #include "armci.h"
 #include "message.h"
 #include "reach.h"
@@ -44,8 +45,8 @@ int main(int argc, char **argv)
         ARMCI_Error("test abort with code 0", 0);
     if (strcmp(mode, "kill") == 0 && me == np - 1)
         kill(getpid(), SIGKILL);
-    if (strcmp(mode, "shortage") == 0 || strcmp(mode, "limit") == 0) {
-        /* shortage: 2^50 bytes per rank; limit: 64 MiB against a 16 MiB limit */
+    if (strcmp(mode, "shortage") == 0 || strcmp(mode, "limit") == 0 || strcmp(mode, "arena") == 0) {
+        /* shortage: 2^50 bytes per rank; limit and arena: 64 MiB against 16 MiB */
         armci_size_t ask = strcmp(mode, "shortage") == 0 ? (armci_size_t)1 << 50 : 64L << 20;
         int st = ARMCI_Malloc(p, ask);
         ARMCI_Finalize();

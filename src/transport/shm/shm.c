@@ -156,23 +156,27 @@ int shm_alloc(const char *call, size_t len, int kind, void **ptr)
     size_t off;
     size_t limit = rt.cfg.shm_limit;
     size_t left = limit > arena.heap.in_use ? limit - arena.heap.in_use : 0;
+    char a[32], b[32], c[32];
     if (limit && len > left)
         return rt_error(REACH_ERR_NOMEM, call,
-                        "asked %zu bytes of shared memory, REACH_SHM_LIMIT=%zu leaves %zu available",
-                        len, limit, left);
+                        "asked %s of shared memory, REACH_SHM_LIMIT=%s leaves %s available",
+                        rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, limit),
+                        rt_size_str(c, sizeof c, left));
     if (heap_alloc(&arena.heap, len, kind, &off) != 0)
         return rt_error(REACH_ERR_NOMEM, call,
-                        "asked %zu bytes, the arena has no free range that large "
-                        "(%zu of %zu bytes in use; raise REACH_ARENA_SIZE)",
-                        len, arena.heap.in_use, arena.size - SHM_HEAP_OFF);
+                        "asked %s, the arena has no free range that large "
+                        "(%s of %s in use; raise REACH_ARENA_SIZE)",
+                        rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, arena.heap.in_use),
+                        rt_size_str(c, sizeof c, arena.size - SHM_HEAP_OFF));
     size_t blk = heap_block_len(&arena.heap, off, kind);
     /* Commit now: a shortage is an error here, not a SIGBUS at first touch. */
     if (fallocate(arena.fd, 0, (off_t)off, (off_t)blk) != 0) {
         int e = errno;
         heap_free(&arena.heap, off);
         fallocate(arena.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)blk);
-        return rt_error(REACH_ERR_NOMEM, call, "asked %zu bytes of shared memory, %zu available: %s",
-                        len, shm_available(), strerror(e));
+        return rt_error(REACH_ERR_NOMEM, call, "asked %s of shared memory, %s available: %s",
+                        rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, shm_available()),
+                        strerror(e));
     }
     *ptr = arena.base + off;
     return REACH_SUCCESS;
