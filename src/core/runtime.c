@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 runtime_t rt;
 
@@ -46,6 +47,23 @@ const char *rt_size_str(char *buf, size_t len, size_t bytes)
     return buf;
 }
 
+/* Ends the job with MPI_Abort. The launcher kills every process as soon as
+ * it hears of the abort, and may drop what it has not yet forwarded of their
+ * output; a short pause after writing lets the message through. */
+_Noreturn static void rt_abort_job(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    int inited = 0, fin = 0;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&fin);
+    if (inited && !fin)
+        MPI_Abort(MPI_COMM_WORLD, status);
+    exit(status);
+}
+
 _Noreturn void rt_fatal(const char *fmt, ...)
 {
     char msg[512];
@@ -54,27 +72,14 @@ _Noreturn void rt_fatal(const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     fprintf(stderr, "reach: rank %d: fatal: %s\n", rt.rank, msg);
-    fflush(stderr);
-    int inited = 0;
-    MPI_Initialized(&inited);
-    if (inited)
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    exit(1);
+    rt_abort_job(1);
 }
 
 void reach_abort(int code, const char *msg)
 {
     fprintf(stderr, "reach: rank %d: abort (code %d): %s\n", rt.rank, code, msg ? msg : "");
-    fflush(stdout);
-    fflush(stderr);
-    int inited = 0, fin = 0;
-    MPI_Initialized(&inited);
-    MPI_Finalized(&fin);
     /* A failure must never look like success: code 0 still exits non-zero. */
-    int status = code != 0 ? code : 1;
-    if (inited && !fin)
-        MPI_Abort(MPI_COMM_WORLD, status);
-    exit(status);
+    rt_abort_job(code != 0 ? code : 1);
 }
 
 int reach_init(int *argc, char ***argv)
