@@ -1,10 +1,10 @@
 #!/bin/sh
-# install_check.sh BUILD_DIR SOURCE_DIR MPIEXEC: installs reach into a
+# install_check.sh BUILD_DIR SOURCE_DIR MPIEXEC MPICC: installs reach into a
 # temporary prefix, then builds examples against it twice — through
 # find_package(reach) and through pkg-config — runs them on 2 processes, and
 # checks that the shared libraries export only public names.
 set -e
-build=$1 src=$2 mpiexec=$3
+build=$1 src=$2 mpiexec=$3 mpicc=$4
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
@@ -17,7 +17,7 @@ done
 
 # find_package(reach)
 cmake -S "$src/tests/consumer" -B "$prefix/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
-      -DEXAMPLES="$src/examples" >/dev/null
+      -DEXAMPLES="$src/examples" -DMPI_C_COMPILER="$mpicc" >/dev/null
 cmake --build "$prefix/consumer" >/dev/null
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 "$mpiexec" -n 2 "$prefix/consumer/consumer_counter"
@@ -25,8 +25,8 @@ export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 # pkg-config
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
-mpicc -o "$prefix/pc_armci" "$src/examples/armci_hello.c" $(pkg-config --cflags --libs armci)
-mpicc -o "$prefix/pc_counter" "$src/examples/counter.c" $(pkg-config --cflags --libs reach)
+"$mpicc" -o "$prefix/pc_armci" "$src/examples/armci_hello.c" $(pkg-config --cflags --libs armci)
+"$mpicc" -o "$prefix/pc_counter" "$src/examples/counter.c" $(pkg-config --cflags --libs reach)
 "$mpiexec" -n 2 "$prefix/pc_armci"
 "$mpiexec" -n 2 "$prefix/pc_counter"
 
