@@ -117,6 +117,14 @@ int ARMCI_Get(void *src, void *dst, int bytes, int proc)
     return reach_get(src, dst, (size_t)bytes, proc);
 }
 
+/* Records in h whether an operation was issued on it; returns st. */
+static int armci_mark(armci_hdl_t *h, int st)
+{
+    if (h)
+        h->data[0] = st == REACH_SUCCESS;
+    return st;
+}
+
 /* A NULL handle: the operation is implicit, and reach completes it at the
  * next wait_all, wait_rank or fence. */
 static reach_request_t *armci_req(armci_hdl_t *h, reach_request_t *implicit)
@@ -153,11 +161,8 @@ static int armci_acc(const char *call, int optype, void *scale, void *src, void 
     if (!nb)
         return reach_acc((reach_type_t)t, scale, src, dst, (size_t)bytes, proc);
     reach_request_t implicit;
-    int st = reach_acc_nb((reach_type_t)t, scale, src, dst, (size_t)bytes, proc,
-                          armci_req(h, &implicit));
-    if (h)
-        h->data[0] = st == REACH_SUCCESS;
-    return st;
+    return armci_mark(h, reach_acc_nb((reach_type_t)t, scale, src, dst, (size_t)bytes, proc,
+                                      armci_req(h, &implicit)));
 }
 
 int ARMCI_Acc(int optype, void *scale, void *src, void *dst, int bytes, int proc)
@@ -200,10 +205,7 @@ int ARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
     reach_request_t implicit;
     if (!armci_bytes(bytes, "ARMCI_NbPut"))
         return REACH_ERR_ARG;
-    int st = reach_put_nb(src, dst, (size_t)bytes, proc, armci_req(h, &implicit));
-    if (h)
-        h->data[0] = st == REACH_SUCCESS;
-    return st;
+    return armci_mark(h, reach_put_nb(src, dst, (size_t)bytes, proc, armci_req(h, &implicit)));
 }
 
 int ARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
@@ -211,10 +213,7 @@ int ARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
     reach_request_t implicit;
     if (!armci_bytes(bytes, "ARMCI_NbGet"))
         return REACH_ERR_ARG;
-    int st = reach_get_nb(src, dst, (size_t)bytes, proc, armci_req(h, &implicit));
-    if (h)
-        h->data[0] = st == REACH_SUCCESS;
-    return st;
+    return armci_mark(h, reach_get_nb(src, dst, (size_t)bytes, proc, armci_req(h, &implicit)));
 }
 
 int ARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int proc,

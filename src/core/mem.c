@@ -19,14 +19,6 @@ typedef struct mem_alloc {
 
 static mem_alloc_t *allocs;
 
-/* 1 on every rank if ok is 1 on every rank. */
-static int mem_all_agree(int ok)
-{
-    int all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, rt.comm);
-    return all;
-}
-
 int mem_alloc_collective(const char *call, size_t bytes, void *bases[], int user)
 {
     int st = REACH_SUCCESS;
@@ -54,7 +46,7 @@ int mem_alloc_collective(const char *call, size_t bytes, void *bases[], int user
     void *mine = NULL;
     if (st == REACH_SUCCESS && bytes > 0)
         st = shm_alloc(call, bytes, SHM_BLOCK_COLLECTIVE, &mine);
-    if (!mem_all_agree(st == REACH_SUCCESS)) {
+    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS)) {
         if (mine)
             shm_free(mine, SHM_BLOCK_COLLECTIVE);
         return st != REACH_SUCCESS ? st : REACH_ERR_NOMEM;
@@ -136,7 +128,7 @@ int mem_free_collective(const char *call, void *base)
             st = rt_error(REACH_ERR_ARG, call, "NULL passed, but this rank's block of the allocation is %p",
                           (void *)found->bases[rt.rank]);
     }
-    if (!mem_all_agree(st == REACH_SUCCESS))
+    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
     /* Nobody may reuse the memory while a peer still works on it. */

@@ -31,6 +31,14 @@ int rt_error(int status, const char *call, const char *fmt, ...)
     return status;
 }
 
+int rt_all_agree(MPI_Comm comm, int ok)
+{
+    int all = 0;
+    ok = ok != 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
+    return all;
+}
+
 const char *rt_size_str(char *buf, size_t len, size_t bytes)
 {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

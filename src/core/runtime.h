@@ -53,6 +53,10 @@ extern runtime_t rt REACH_HIDDEN;
  * returns status, so a check reads: return rt_error(status, call, fmt...). */
 int rt_error(int status, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 3, 4))) REACH_HIDDEN;
+/* Collective over comm: 1 on every rank if ok is non-zero on every rank, so
+ * that a collective call fails everywhere or nowhere. */
+int rt_all_agree(MPI_Comm comm, int ok) REACH_HIDDEN;
+
 /* Writes bytes as "1.5 GiB" into buf (at least 16 chars) and returns buf. */
 const char *rt_size_str(char *buf, size_t len, size_t bytes) REACH_HIDDEN;
 /* Ends the job: message on stderr, MPI_Abort with a non-zero code. */

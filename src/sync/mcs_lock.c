@@ -71,9 +71,7 @@ int reach_mutexes_create(int count, reach_mutexes_t **out)
         st = rt_error(REACH_ERR_ARG, call, "count %d is negative", count);
     else if (out == NULL)
         st = rt_error(REACH_ERR_ARG, call, "the output pointer is NULL");
-    int ok = st == REACH_SUCCESS, all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, rt.comm);
-    if (!all_ok)
+    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
     reach_mutexes_t *set = calloc(1, sizeof *set);
@@ -134,9 +132,7 @@ int reach_mutexes_destroy(reach_mutexes_t *set)
         return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
     if (set == NULL || set->magic != MUTEXES_MAGIC)
         st = rt_error(REACH_ERR_HANDLE, call, "mutex set %p is not a live set", (void *)set);
-    int ok = st == REACH_SUCCESS, all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, rt.comm);
-    if (!all_ok)
+    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_HANDLE;
     st = mem_free_collective(call, set->mine);
     reach_mutexes_t **pp = &sets;

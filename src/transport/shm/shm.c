@@ -92,9 +92,7 @@ int shm_init(void)
     }
     free(all);
     /* Nobody may close its memfd before every peer has opened it. */
-    int ok = st == REACH_SUCCESS, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, rt.node_comm);
-    if (!all_ok) {
+    if (!rt_all_agree(rt.node_comm, st == REACH_SUCCESS)) {
         shm_finalize();
         return st != REACH_SUCCESS ? st : REACH_ERR_SYSTEM;
     }
