@@ -9,7 +9,7 @@ int reach_malloc(size_t bytes, void *bases[])
 
 int reach_free(void *base)
 {
-    return mem_free_collective("reach_free", base);
+    return mem_free_collective("reach_free", base, 1);
 }
 
 /* Local blocks come from the arena too, so that they are already in memory

@@ -122,8 +122,9 @@ int reach_test(reach_request_t *req, int *done)
     if (st == REACH_SUCCESS && done == NULL)
         st = rt_error(REACH_ERR_ARG, "reach_test", "done is NULL");
     if (st == REACH_SUCCESS) {
-        *done = 1;
-        memset(req, 0, sizeof *req);
+        *done = req->magic == 0 || req->state == REQ_DONE;
+        if (*done)
+            memset(req, 0, sizeof *req);
     }
     return st;
 }

@@ -93,7 +93,7 @@ static void mem_release(mem_alloc_t *a)
     free(a);
 }
 
-int mem_free_collective(const char *call, void *base)
+int mem_free_collective(const char *call, void *base, int user)
 {
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
@@ -101,7 +101,7 @@ int mem_free_collective(const char *call, void *base)
      * meant from the ranks that did. */
     mem_alloc_t *found = NULL;
     for (mem_alloc_t *a = allocs; base && a; a = a->next)
-        if (a->mine == base)
+        if (a->mine == base && a->user == user)
             found = a;
     int st = REACH_SUCCESS;
     if (base && !found)
@@ -119,7 +119,7 @@ int mem_free_collective(const char *call, void *base)
             int empty = 1;
             for (int r = 0; r < rt.size && empty; r++)
                 empty = a->lens[r] == 0;
-            if (id_max >= 0 ? (long long)a->id == id_max : (a->user && empty))
+            if (a->user == user && (id_max >= 0 ? (long long)a->id == id_max : empty))
                 found = a;
         }
         if (!found)

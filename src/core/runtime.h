@@ -11,7 +11,6 @@
 #include "reach.h"
 
 #define REACH_HIDDEN __attribute__((visibility("hidden")))
-#define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* One live segment of a rank: [start, end) in that rank's address space. */

@@ -134,7 +134,7 @@ int reach_mutexes_destroy(reach_mutexes_t *set)
         st = rt_error(REACH_ERR_HANDLE, call, "mutex set %p is not a live set", (void *)set);
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_HANDLE;
-    st = mem_free_collective(call, set->mine);
+    st = mem_free_collective(call, set->mine, 0);
     reach_mutexes_t **pp = &sets;
     while (*pp != set)
         pp = &(*pp)->next_set;
