@@ -67,6 +67,9 @@ REACH_API int reach_same_node(int rank);
 /* The node of a rank (0..node_count-1) and the number of nodes. */
 REACH_API int reach_node_of(int rank);
 REACH_API int reach_node_count(void);
+/* Ranks on node (0..node_count-1), and the i-th of them (ascending). */
+REACH_API int reach_node_size(int node);
+REACH_API int reach_node_rank(int node, int i);
 REACH_API const char *reach_strerror(int status);
 /* Aborts the whole job with a message; never returns, never exits with 0. */
 REACH_API REACH_NORETURN void reach_abort(int code, const char *msg);
@@ -82,6 +85,9 @@ REACH_API int reach_free(void *base);
 /* Local memory suitable as source or destination of transfers. */
 REACH_API void *reach_malloc_local(size_t bytes);
 REACH_API int reach_free_local(void *ptr);
+/* Most shared memory this process may allocate from now on (0: no limit
+ * but the machine's); the same as REACH_SHM_LIMIT. */
+REACH_API int reach_set_shm_limit(size_t bytes);
 
 /* ---- contiguous transfers ---------------------------------------------- */
 
@@ -116,6 +122,56 @@ REACH_API int reach_test(reach_request_t *req, int *done);
 REACH_API int reach_wait_all(void);
 REACH_API int reach_wait_rank(int rank);
 
+/* ---- non-contiguous transfers ------------------------------------------- */
+
+#define REACH_MAX_STRIDE_LEVELS 8
+
+/* A strided region: count[0] contiguous bytes, repeated count[1] times at
+ * stride[0] bytes apart, that block repeated count[2] times at stride[1],
+ * and so on for `levels` levels (0 = one contiguous run of count[0]
+ * bytes). Source and destination have their own strides and share the
+ * counts. Runs that turn out to be contiguous are merged. */
+typedef struct reach_strided {
+    int levels;
+    size_t count[REACH_MAX_STRIDE_LEVELS + 1];
+    size_t src_stride[REACH_MAX_STRIDE_LEVELS];
+    size_t dst_stride[REACH_MAX_STRIDE_LEVELS];
+} reach_strided_t;
+
+REACH_API int reach_put_strided(const void *src, void *dst, const reach_strided_t *shape, int rank);
+REACH_API int reach_get_strided(const void *src, void *dst, const reach_strided_t *shape, int rank);
+/* Accumulate: count[0] a multiple of the element size; the target and its
+ * strides aligned to the component size. */
+REACH_API int reach_acc_strided(reach_type_t type, const void *scale, const void *src, void *dst,
+                                const reach_strided_t *shape, int rank);
+REACH_API int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape,
+                                   int rank, reach_request_t *req);
+REACH_API int reach_get_strided_nb(const void *src, void *dst, const reach_strided_t *shape,
+                                   int rank, reach_request_t *req);
+REACH_API int reach_acc_strided_nb(reach_type_t type, const void *scale, const void *src, void *dst,
+                                   const reach_strided_t *shape, int rank, reach_request_t *req);
+/* Strided copy within this process (both addresses local). */
+REACH_API int reach_copy_strided(const void *src, void *dst, const reach_strided_t *shape);
+
+/* A vector: count pairs (src[i], dst[i]) of `bytes` bytes each. The remote
+ * side is dst for put and accumulate, src for get. */
+typedef struct reach_vector {
+    void **src;
+    void **dst;
+    size_t count;
+    size_t bytes;
+} reach_vector_t;
+
+/* Every descriptor is checked before any byte moves. */
+REACH_API int reach_put_vector(const reach_vector_t *v, size_t n, int rank);
+REACH_API int reach_get_vector(const reach_vector_t *v, size_t n, int rank);
+REACH_API int reach_acc_vector(reach_type_t type, const void *scale, const reach_vector_t *v,
+                               size_t n, int rank);
+REACH_API int reach_put_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req);
+REACH_API int reach_get_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req);
+REACH_API int reach_acc_vector_nb(reach_type_t type, const void *scale, const reach_vector_t *v,
+                                  size_t n, int rank, reach_request_t *req);
+
 /* ---- atomics (rank's memory; 4- or 8-byte aligned) ---------------------- */
 
 REACH_API int reach_fetch_add_i32(int32_t *dst, int32_t add, int32_t *old, int rank);
@@ -136,10 +192,54 @@ REACH_API int reach_fence_all(void);
 /* Collective: fence_all on every rank, then a barrier. */
 REACH_API int reach_barrier(void);
 
+/* Notification: completes this process's operations to rank, then counts
+ * one notification there. Returns the number sent to rank so far, or an
+ * error status. */
+REACH_API int reach_notify(int rank);
+/* Waits for the next notification from rank (the n-th call waits for the
+ * n-th notification); *waited receives n. Returns the number received from
+ * rank so far, or an error status. */
+REACH_API int reach_notify_wait(int rank, int *waited);
+
+/* ---- groups ------------------------------------------------------------- */
+
+/* A set of ranks with its own numbering (0..size-1) for collective calls.
+ * Operations always name ranks by their number in the whole job. */
+typedef struct reach_group reach_group_t;
+
+/* The group of every rank. */
+REACH_API reach_group_t *reach_group_world(void);
+/* Collective over parent: members lists n ranks of parent (parent's
+ * numbering). Members get the new group, others NULL. */
+REACH_API int reach_group_create(reach_group_t *parent, int n, const int *members,
+                                 reach_group_t **out);
+/* Collective over parent: ranks with the same color form a group, ordered by
+ * key then parent rank. */
+REACH_API int reach_group_split(reach_group_t *parent, int color, int key, reach_group_t **out);
+REACH_API int reach_group_dup(reach_group_t *parent, reach_group_t **out);
+/* Collective over the group. */
+REACH_API int reach_group_free(reach_group_t *group);
+/* This process's number in the group, -1 if not a member. */
+REACH_API int reach_group_rank(const reach_group_t *group);
+REACH_API int reach_group_size(const reach_group_t *group);
+/* The job-wide rank of the group's member number rank; -1 if out of range. */
+REACH_API int reach_group_world_rank(const reach_group_t *group, int rank);
+/* Collective over the group: bases[i] receives member i's block. */
+REACH_API int reach_malloc_group(reach_group_t *group, size_t bytes, void *bases[]);
+REACH_API int reach_free_group(reach_group_t *group, void *base);
+/* Collective over the group: fence to every member, then a barrier. */
+REACH_API int reach_barrier_group(reach_group_t *group);
+/* Completes this process's operations to every member. */
+REACH_API int reach_fence_group(reach_group_t *group);
+
+/* ---- mutexes ------------------------------------------------------------ */
+
 /* Mutexes: a collective set where each rank hosts its own number of
  * mutexes. Queue locks: FIFO hand-off, waiters sleep. */
 typedef struct reach_mutexes reach_mutexes_t;
 REACH_API int reach_mutexes_create(int count, reach_mutexes_t **set);
+/* The same over a group; only its members host mutexes. */
+REACH_API int reach_mutexes_create_group(reach_group_t *group, int count, reach_mutexes_t **set);
 REACH_API int reach_mutexes_destroy(reach_mutexes_t *set);
 REACH_API int reach_mutex_lock(reach_mutexes_t *set, int id, int rank);
 /* *acquired = 1 if taken; never waits. */

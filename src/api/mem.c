@@ -1,15 +1,16 @@
 /* Collective and local allocation. */
 #include "core/mem.h"
+#include "core/group.h"
 #include "transport/shm/shm.h"
 
 int reach_malloc(size_t bytes, void *bases[])
 {
-    return mem_alloc_collective("reach_malloc", bytes, bases, 1);
+    return mem_alloc_collective("reach_malloc", &group_world, bytes, bases, 1);
 }
 
 int reach_free(void *base)
 {
-    return mem_free_collective("reach_free", base, 1);
+    return mem_free_collective("reach_free", &group_world, base, 1);
 }
 
 /* Local blocks come from the arena too, so that they are already in memory
@@ -24,6 +25,14 @@ void *reach_malloc_local(size_t bytes)
     if (bytes == 0)
         bytes = 1;
     return shm_alloc("reach_malloc_local", bytes, SHM_BLOCK_LOCAL, &p) == REACH_SUCCESS ? p : NULL;
+}
+
+int reach_set_shm_limit(size_t bytes)
+{
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, "reach_set_shm_limit", "reach is not initialized");
+    rt.cfg.shm_limit = bytes;
+    return REACH_SUCCESS;
 }
 
 int reach_free_local(void *ptr)

@@ -1,12 +1,10 @@
 /* Contiguous put, get and accumulate, blocking and non-blocking. */
 #include "core/acc.h"
+#include "core/request.h"
 #include "core/runtime.h"
 #include "transport/shm/shm_ops.h"
 
 #include <string.h>
-
-#define REQ_MAGIC 0x52435251u   /* "RCRQ" */
-enum { REQ_DONE = 1 };
 
 int reach_put(const void *src, void *dst, size_t bytes, int rank)
 {
@@ -54,27 +52,6 @@ int reach_acc(reach_type_t type, const void *scale, const void *src, void *dst, 
               int rank)
 {
     return rma_acc("reach_acc", type, scale, src, dst, bytes, rank);
-}
-
-/* On the node every operation completes before it returns, so a request is
- * complete as soon as it is issued. */
-static int req_issue(reach_request_t *req, int st)
-{
-    if (st == REACH_SUCCESS) {
-        req->magic = REQ_MAGIC;
-        req->state = REQ_DONE;
-        req->seq = 0;
-    }
-    return st;
-}
-
-static int req_check(const char *call, reach_request_t *req)
-{
-    if (unlikely(!rt.initialized))
-        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
-    if (unlikely(req == NULL))
-        return rt_error(REACH_ERR_HANDLE, call, "request is NULL");
-    return REACH_SUCCESS;
 }
 
 int reach_put_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req)

@@ -3,9 +3,9 @@
 #define REACH_BOOT_H
 #include "core/runtime.h"
 
-/* Initializes MPI if needed and fills rt's rank, size, communicators and
- * node membership. */
-int boot_init(int *argc, char ***argv) REACH_HIDDEN;
+/* Initializes MPI if needed (only when comm is MPI_COMM_NULL, meaning the
+ * world) and fills rt's rank, size, communicators and node membership. */
+int boot_init(int *argc, char ***argv, MPI_Comm comm) REACH_HIDDEN;
 /* Frees the communicators; finalizes MPI if boot_init initialized it. */
 void boot_finalize(void) REACH_HIDDEN;
 #endif

@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-int boot_init(int *argc, char ***argv)
+int boot_init(int *argc, char ***argv, MPI_Comm comm)
 {
     int inited = 0, fin = 0;
     MPI_Initialized(&inited);
@@ -10,11 +10,13 @@ int boot_init(int *argc, char ***argv)
     if (fin)
         return rt_error(REACH_ERR_NOT_INIT, "reach_init", "MPI is already finalized");
     if (!inited) {
+        if (comm != MPI_COMM_NULL)
+            return rt_error(REACH_ERR_NOT_INIT, "reach_init_comm", "MPI is not initialized");
         if (MPI_Init(argc, argv) != MPI_SUCCESS)
             return rt_error(REACH_ERR_SYSTEM, "reach_init", "MPI_Init failed");
         rt.mpi_owned = 1;
     }
-    MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm);
+    MPI_Comm_dup(comm != MPI_COMM_NULL ? comm : MPI_COMM_WORLD, &rt.comm);
     MPI_Comm_rank(rt.comm, &rt.rank);
     MPI_Comm_size(rt.comm, &rt.size);
     MPI_Comm_split_type(rt.comm, MPI_COMM_TYPE_SHARED, rt.rank, MPI_INFO_NULL, &rt.node_comm);
@@ -39,6 +41,24 @@ int boot_init(int *argc, char ***argv)
     }
     rt.node = rt.peers[rt.rank].node;
     free(leader_of);
+
+    /* Every node's ranks, ascending, for the node queries. */
+    rt.node_first = calloc((size_t)rt.node_count + 1, sizeof(int));
+    rt.node_members = malloc(sizeof(int) * (size_t)rt.size);
+    if (!rt.node_first || !rt.node_members)
+        rt_fatal("reach_init: out of memory");
+    for (int r = 0; r < rt.size; r++)
+        rt.node_first[rt.peers[r].node + 1]++;
+    for (int n = 0; n < rt.node_count; n++)
+        rt.node_first[n + 1] += rt.node_first[n];
+    int *fill = calloc((size_t)rt.node_count, sizeof(int));
+    if (!fill)
+        rt_fatal("reach_init: out of memory");
+    for (int r = 0; r < rt.size; r++) {
+        int n = rt.peers[r].node;
+        rt.node_members[rt.node_first[n] + fill[n]++] = r;
+    }
+    free(fill);
     return REACH_SUCCESS;
 }
 
@@ -48,8 +68,11 @@ void boot_finalize(void)
     MPI_Comm_free(&rt.comm);
     free(rt.node_peers);
     free(rt.peers);
+    free(rt.node_first);
+    free(rt.node_members);
     rt.node_peers = NULL;
     rt.peers = NULL;
+    rt.node_first = rt.node_members = NULL;
     if (rt.mpi_owned)
         MPI_Finalize();
     rt.mpi_owned = 0;

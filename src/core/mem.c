@@ -9,26 +9,29 @@
 
 /* One collective allocation as this process knows it. */
 typedef struct mem_alloc {
-    uint64_t id;            /* same on every rank: allocations are collective */
+    long long id;           /* the same on every member (agreed at allocation) */
+    reach_group_t *group;
     void *mine;             /* this rank's block, NULL if it asked for 0 */
-    uintptr_t *bases;       /* every rank's block */
-    size_t *lens;           /* every rank's length */
+    int members;
+    int *world;             /* member number -> job-wide rank */
+    uintptr_t *bases;       /* every member's block */
+    size_t *lens;           /* every member's length */
     int user;
     struct mem_alloc *next;
 } mem_alloc_t;
 
 static mem_alloc_t *allocs;
 
-int mem_alloc_collective(const char *call, size_t bytes, void *bases[], int user)
+int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void *bases[], int user)
 {
     int st = REACH_SUCCESS;
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
 
-    /* The node's processes allocate at once: check their sum against what
+    /* The node's members allocate at once: check their sum against what
      * the node has, so that the answer is the same everywhere. */
     unsigned long long node_total = 0, mine_ull = bytes;
-    MPI_Allreduce(&mine_ull, &node_total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, rt.node_comm);
+    MPI_Allreduce(&mine_ull, &node_total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, g->node_comm);
     size_t avail = shm_available();
     if (bytes > PTRDIFF_MAX)
         st = rt_error(REACH_ERR_ARG, call, "size %zu is too large (a negative size?)", bytes);
@@ -36,43 +39,55 @@ int mem_alloc_collective(const char *call, size_t bytes, void *bases[], int user
         st = rt_error(REACH_ERR_ARG, call, "the array of base addresses is NULL");
     else if (node_total > avail) {
         char a[32], h[32], v[32];
+        int here;
+        MPI_Comm_size(g->node_comm, &here);
         st = rt_error(REACH_ERR_NOMEM, call,
                       "shared memory is short: the %d processes of this node asked %s (%s here), "
                       "%s are available",
-                      rt.node_size, rt_size_str(a, sizeof a, (size_t)node_total),
+                      here, rt_size_str(a, sizeof a, (size_t)node_total),
                       rt_size_str(h, sizeof h, bytes), rt_size_str(v, sizeof v, avail));
     }
 
     void *mine = NULL;
     if (st == REACH_SUCCESS && bytes > 0)
         st = shm_alloc(call, bytes, SHM_BLOCK_COLLECTIVE, &mine);
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS)) {
+    /* One reduction agrees on success and on the allocation's id: the
+     * highest next id of any member, so that ids match across the group
+     * although members take part in different groups' allocations. */
+    long long in[2] = {st != REACH_SUCCESS, rt.alloc_seq}, out[2];
+    MPI_Allreduce(in, out, 2, MPI_LONG_LONG, MPI_MAX, g->comm);
+    if (out[0]) {
         if (mine)
             shm_free(mine, SHM_BLOCK_COLLECTIVE);
         return st != REACH_SUCCESS ? st : REACH_ERR_NOMEM;
     }
 
     mem_alloc_t *a = calloc(1, sizeof *a);
-    uintptr_t *all = malloc(sizeof(uintptr_t) * 2 * (size_t)rt.size);
+    uintptr_t *all = malloc(sizeof(uintptr_t) * 2 * (size_t)g->size);
     if (!a || !all)
         rt_fatal("%s: out of private memory", call);
     uintptr_t pair[2] = {(uintptr_t)mine, (uintptr_t)bytes};
-    MPI_Allgather(pair, 2 * sizeof(uintptr_t), MPI_BYTE, all, 2 * sizeof(uintptr_t), MPI_BYTE, rt.comm);
-    a->bases = malloc(sizeof(uintptr_t) * (size_t)rt.size);
-    a->lens = malloc(sizeof(size_t) * (size_t)rt.size);
-    if (!a->bases || !a->lens)
+    MPI_Allgather(pair, 2 * sizeof(uintptr_t), MPI_BYTE, all, 2 * sizeof(uintptr_t), MPI_BYTE, g->comm);
+    a->members = g->size;
+    a->world = malloc(sizeof(int) * (size_t)g->size);
+    a->bases = malloc(sizeof(uintptr_t) * (size_t)g->size);
+    a->lens = malloc(sizeof(size_t) * (size_t)g->size);
+    if (!a->world || !a->bases || !a->lens)
         rt_fatal("%s: out of private memory", call);
-    for (int r = 0; r < rt.size; r++) {
-        a->bases[r] = all[2 * r];
-        a->lens[r] = (size_t)all[2 * r + 1];
+    for (int i = 0; i < g->size; i++) {
+        a->world[i] = g->world[i];
+        a->bases[i] = all[2 * i];
+        a->lens[i] = (size_t)all[2 * i + 1];
         if (bases)
-            bases[r] = (void *)a->bases[r];
-        if (user && a->lens[r] > 0 &&
-            seg_table_insert(&rt.peers[r].segs, a->bases[r], a->bases[r] + a->lens[r]) != 0)
+            bases[i] = (void *)a->bases[i];
+        if (user && a->lens[i] > 0 &&
+            seg_table_insert(&rt.peers[a->world[i]].segs, a->bases[i], a->bases[i] + a->lens[i]) != 0)
             rt_fatal("%s: out of private memory", call);
     }
     free(all);
-    a->id = rt.alloc_seq++;
+    a->id = out[1];
+    rt.alloc_seq = out[1] + 1;
+    a->group = g;
     a->mine = mine;
     a->user = user;
     a->next = allocs;
@@ -83,17 +98,18 @@ int mem_alloc_collective(const char *call, size_t bytes, void *bases[], int user
 
 static void mem_release(mem_alloc_t *a)
 {
-    for (int r = 0; r < rt.size && a->user; r++)
-        if (a->lens[r] > 0)
-            seg_table_remove(&rt.peers[r].segs, a->bases[r]);
+    for (int i = 0; i < a->members && a->user; i++)
+        if (a->lens[i] > 0)
+            seg_table_remove(&rt.peers[a->world[i]].segs, a->bases[i]);
     if (a->mine)
         shm_free(a->mine, SHM_BLOCK_COLLECTIVE);
+    free(a->world);
     free(a->bases);
     free(a->lens);
     free(a);
 }
 
-int mem_free_collective(const char *call, void *base, int user)
+int mem_free_collective(const char *call, reach_group_t *g, void *base, int user)
 {
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
@@ -101,14 +117,14 @@ int mem_free_collective(const char *call, void *base, int user)
      * meant from the ranks that did. */
     mem_alloc_t *found = NULL;
     for (mem_alloc_t *a = allocs; base && a; a = a->next)
-        if (a->mine == base && a->user == user)
+        if (a->mine == base && a->user == user && a->group == g)
             found = a;
     int st = REACH_SUCCESS;
     if (base && !found)
         st = rt_error(REACH_ERR_ARG, call, "%p is not the base of a live collective allocation", base);
-    long long in[2] = {found ? (long long)found->id : -1, found ? -(long long)found->id : LLONG_MIN};
+    long long in[2] = {found ? found->id : -1, found ? -found->id : LLONG_MIN};
     long long out[2];
-    MPI_Allreduce(in, out, 2, MPI_LONG_LONG, MPI_MAX, rt.comm);
+    MPI_Allreduce(in, out, 2, MPI_LONG_LONG, MPI_MAX, g->comm);
     long long id_max = out[0];
     if (st == REACH_SUCCESS && id_max >= 0 && -out[1] != id_max)
         st = rt_error(REACH_ERR_ARG, call, "ranks passed blocks of different allocations");
@@ -117,22 +133,22 @@ int mem_free_collective(const char *call, void *base, int user)
          * passed NULL, the oldest allocation in which every block is empty. */
         for (mem_alloc_t *a = allocs; a; a = a->next) {
             int empty = 1;
-            for (int r = 0; r < rt.size && empty; r++)
-                empty = a->lens[r] == 0;
-            if (a->user == user && (id_max >= 0 ? (long long)a->id == id_max : empty))
+            for (int i = 0; i < a->members && empty; i++)
+                empty = a->lens[i] == 0;
+            if (a->user == user && a->group == g && (id_max >= 0 ? a->id == id_max : empty))
                 found = a;
         }
         if (!found)
             st = rt_error(REACH_ERR_ARG, call, "NULL names no allocation in which this rank has no block");
-        else if (found->lens[rt.rank] != 0)
+        else if (found->lens[g->rank] != 0)
             st = rt_error(REACH_ERR_ARG, call, "NULL passed, but this rank's block of the allocation is %p",
-                          (void *)found->bases[rt.rank]);
+                          (void *)found->bases[g->rank]);
     }
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
+    if (!rt_all_agree(g->comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
-    /* Nobody may reuse the memory while a peer still works on it. */
-    shm_node_barrier();
+    /* Nobody may reuse the memory while a member still works on it. */
+    group_barrier(g);
     mem_alloc_t **pp = &allocs;
     while (*pp != found)
         pp = &(*pp)->next;

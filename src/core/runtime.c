@@ -1,6 +1,8 @@
 #include "core/runtime.h"
 #include "boot/boot.h"
+#include "core/group.h"
 #include "core/mem.h"
+#include "reach_mpi.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
 
@@ -90,14 +92,15 @@ void reach_abort(int code, const char *msg)
     rt_abort_job(code != 0 ? code : 1);
 }
 
-int reach_init(int *argc, char ***argv)
+/* Start-up on comm (MPI_COMM_NULL: the world, initializing MPI if needed). */
+static int rt_init(int *argc, char ***argv, MPI_Comm comm)
 {
     if (rt.initialized)
         return REACH_SUCCESS;
     int st = config_load(&rt.cfg);
     if (st != REACH_SUCCESS)
         return st;
-    st = boot_init(argc, argv);
+    st = boot_init(argc, argv, comm);
     if (st != REACH_SUCCESS)
         return st;
     if (rt.node_count > 1) {
@@ -115,7 +118,25 @@ int reach_init(int *argc, char ***argv)
     memset(&rt.stats, 0, sizeof rt.stats);
     rt.alloc_seq = 0;
     rt.initialized = 1;
+    group_init_world();
+    st = notify_init();
+    if (st != REACH_SUCCESS) {
+        reach_finalize();
+        return st;
+    }
     return REACH_SUCCESS;
+}
+
+int reach_init(int *argc, char ***argv)
+{
+    return rt_init(argc, argv, MPI_COMM_NULL);
+}
+
+int reach_init_comm(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_NULL)
+        return rt_error(REACH_ERR_ARG, "reach_init_comm", "the communicator is MPI_COMM_NULL");
+    return rt_init(NULL, NULL, comm);
 }
 
 int reach_initialized(void)
@@ -131,8 +152,10 @@ int reach_finalize(void)
     sync_barrier();
     if (rt.cfg.stats)
         stats_print(stderr);
+    notify_finalize();
     mem_release_all();
     sync_finalize();
+    group_finalize_world();
     for (int r = 0; r < rt.size; r++)
         seg_table_clear(&rt.peers[r].segs);
     shm_finalize();
@@ -168,6 +191,24 @@ int reach_node_of(int rank)
 int reach_node_count(void)
 {
     return rt.initialized ? rt.node_count : -1;
+}
+
+int reach_node_size(int node)
+{
+    if (!rt.initialized || node < 0 || node >= rt.node_count)
+        return rt_error(rt.initialized ? REACH_ERR_ARG : REACH_ERR_NOT_INIT, "reach_node_size",
+                        "node %d does not exist", node);
+    return rt.node_first[node + 1] - rt.node_first[node];
+}
+
+int reach_node_rank(int node, int i)
+{
+    int n = reach_node_size(node);
+    if (n < 0)
+        return n;
+    if (i < 0 || i >= n)
+        return rt_error(REACH_ERR_RANK, "reach_node_rank", "node %d has %d ranks, not %d", node, n, i + 1);
+    return rt.node_members[rt.node_first[node] + i];
 }
 
 const char *reach_strerror(int status)

@@ -43,7 +43,9 @@ typedef struct runtime {
     peer_t *peers;          /* by world rank */
     config_t cfg;
     reach_stats_t stats;
-    uint64_t alloc_seq;     /* id of the next collective allocation */
+    long long alloc_seq;    /* lowest id the next collective allocation may take */
+    int *node_first;        /* by node: index in node_members of its first rank */
+    int *node_members;      /* world ranks grouped by node, ascending */
 } runtime_t;
 
 extern runtime_t rt REACH_HIDDEN;

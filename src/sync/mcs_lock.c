@@ -3,6 +3,7 @@
  * waiter sleeps on its own queue node and is woken by its predecessor, so the
  * lock passes in FIFO order with one store and, only if the waiter sleeps,
  * one futex wake. */
+#include "core/group.h"
 #include "core/mem.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
@@ -25,8 +26,9 @@ _Static_assert(SHM_QNODE_OFF + SHM_QNODES * sizeof(mcs_qnode_t) <= SHM_BARRIER_O
 
 struct reach_mutexes {
     uint32_t magic;
+    reach_group_t *group;
     void *mine;          /* this rank's lock words */
-    int *count;          /* mutexes hosted by each rank */
+    int *count;          /* mutexes hosted by each rank (0 outside the group) */
     char **words;        /* each rank's lock words, mapped here */
     int *first;          /* index of (rank, 0) in held[] */
     signed char *held;   /* queue-node slot holding (rank, id), -1 if none */
@@ -61,46 +63,54 @@ static int mutex_check(const char *call, reach_mutexes_t *set, int id, int rank)
     return REACH_SUCCESS;
 }
 
-int reach_mutexes_create(int count, reach_mutexes_t **out)
+int reach_mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **out)
 {
     const char *call = "reach_mutexes_create";
-    int st = REACH_SUCCESS;
-    if (!rt.initialized)
-        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    int st = group_check(call, g);
+    if (st != REACH_SUCCESS)
+        return st;
     if (count < 0)
         st = rt_error(REACH_ERR_ARG, call, "count %d is negative", count);
     else if (out == NULL)
         st = rt_error(REACH_ERR_ARG, call, "the output pointer is NULL");
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
+    if (!rt_all_agree(g->comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
     reach_mutexes_t *set = calloc(1, sizeof *set);
-    void **bases = malloc(sizeof(void *) * (size_t)rt.size);
-    if (!set || !bases)
+    void **bases = malloc(sizeof(void *) * (size_t)g->size);
+    int *counts = malloc(sizeof(int) * (size_t)g->size);
+    if (!set || !bases || !counts)
         rt_fatal("%s: out of private memory", call);
-    st = mem_alloc_collective(call, (size_t)count * MCS_WORD_STRIDE, bases, 0);
+    st = mem_alloc_collective(call, g, (size_t)count * MCS_WORD_STRIDE, bases, 0);
     if (st != REACH_SUCCESS) {
         free(set);
         free(bases);
+        free(counts);
         return st;
     }
-    set->mine = bases[rt.rank];
+    set->group = g;
+    set->mine = bases[g->rank];
     if (set->mine)
         memset(set->mine, 0, (size_t)count * MCS_WORD_STRIDE);
-    set->count = malloc(sizeof(int) * (size_t)rt.size);
+    set->count = calloc((size_t)rt.size, sizeof(int));
     set->first = malloc(sizeof(int) * (size_t)rt.size);
-    set->words = malloc(sizeof(char *) * (size_t)rt.size);
+    set->words = calloc((size_t)rt.size, sizeof(char *));
     if (!set->count || !set->first || !set->words)
         rt_fatal("%s: out of private memory", call);
-    MPI_Allgather(&count, 1, MPI_INT, set->count, 1, MPI_INT, rt.comm);
+    MPI_Allgather(&count, 1, MPI_INT, counts, 1, MPI_INT, g->comm);
+    for (int i = 0; i < g->size; i++) {
+        int r = g->world[i];
+        peer_t *p = &rt.peers[r];
+        set->count[r] = counts[i];
+        set->words[r] = bases[i] ? p->map + ((uintptr_t)bases[i] - p->rbase) : NULL;
+    }
     int total = 0;
     for (int r = 0; r < rt.size; r++) {
         set->first[r] = total;
         total += set->count[r];
-        peer_t *p = &rt.peers[r];
-        set->words[r] = bases[r] ? p->map + ((uintptr_t)bases[r] - p->rbase) : NULL;
     }
     free(bases);
+    free(counts);
     set->held = malloc((size_t)total + 1);
     if (!set->held)
         rt_fatal("%s: out of private memory", call);
@@ -109,9 +119,16 @@ int reach_mutexes_create(int count, reach_mutexes_t **out)
     set->next_set = sets;
     sets = set;
     /* The words are zero everywhere before anyone locks. */
-    shm_node_barrier();
+    group_barrier(g);
     *out = set;
     return REACH_SUCCESS;
+}
+
+int reach_mutexes_create(int count, reach_mutexes_t **out)
+{
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, "reach_mutexes_create", "reach is not initialized");
+    return reach_mutexes_create_group(&group_world, count, out);
 }
 
 static void mutexes_release(reach_mutexes_t *set)
@@ -127,14 +144,12 @@ static void mutexes_release(reach_mutexes_t *set)
 int reach_mutexes_destroy(reach_mutexes_t *set)
 {
     const char *call = "reach_mutexes_destroy";
-    int st = REACH_SUCCESS;
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    /* A handle that is not a live set names no group to agree with. */
     if (set == NULL || set->magic != MUTEXES_MAGIC)
-        st = rt_error(REACH_ERR_HANDLE, call, "mutex set %p is not a live set", (void *)set);
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
-        return st != REACH_SUCCESS ? st : REACH_ERR_HANDLE;
-    st = mem_free_collective(call, set->mine, 0);
+        return rt_error(REACH_ERR_HANDLE, call, "mutex set %p is not a live set", (void *)set);
+    int st = mem_free_collective(call, set->group, set->mine, 0);
     reach_mutexes_t **pp = &sets;
     while (*pp != set)
         pp = &(*pp)->next_set;

@@ -9,4 +9,7 @@ void sync_barrier(void) REACH_HIDDEN;
 /* Destroys mutex sets left at finalize. */
 void sync_finalize(void) REACH_HIDDEN;
 void stats_print(FILE *out) REACH_HIDDEN;
+/* Notification counters: one per (receiver, sender) at the receiver. */
+int notify_init(void) REACH_HIDDEN;
+void notify_finalize(void) REACH_HIDDEN;
 #endif

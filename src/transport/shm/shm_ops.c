@@ -49,6 +49,53 @@ void shm_acc(int rank, reach_type_t t, const void *scale, const void *src, char 
     }
 }
 
+/* The strided walk: the innermost level is a plain loop, the outer levels
+ * an odometer. Inlined with a constant op, so each caller gets its own
+ * loop with no test per run. */
+static inline void shm_strided_walk(shm_run_op_t op, int rank, reach_type_t t, const void *scale,
+                                    const reach_strided_t *p, const char *src, char *dst)
+{
+    const int L = p->levels;
+    const size_t run = p->count[0];
+    const size_t n1 = L >= 1 ? p->count[1] : 1;
+    const size_t ss1 = L >= 1 ? p->src_stride[0] : 0, ds1 = L >= 1 ? p->dst_stride[0] : 0;
+    size_t idx[REACH_MAX_STRIDE_LEVELS + 1] = {0};
+    for (;;) {
+        const char *s = src;
+        char *d = dst;
+        for (size_t i = 0; i < n1; i++, s += ss1, d += ds1) {
+            if (op == SHM_RUN_COPY)
+                shm_copy(d, s, run);
+            else
+                shm_acc(rank, t, scale, s, d, run);
+        }
+        int k = 2;
+        for (; k <= L; k++) {
+            if (++idx[k] < p->count[k]) {
+                src += p->src_stride[k - 1];
+                dst += p->dst_stride[k - 1];
+                break;
+            }
+            src -= (p->count[k] - 1) * p->src_stride[k - 1];
+            dst -= (p->count[k] - 1) * p->dst_stride[k - 1];
+            idx[k] = 0;
+        }
+        if (k > L)
+            return;
+    }
+}
+
+void shm_strided_copy(const reach_strided_t *plan, const char *src, char *dst)
+{
+    shm_strided_walk(SHM_RUN_COPY, 0, REACH_INT, NULL, plan, src, dst);
+}
+
+void shm_strided_acc(int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
+                     const char *src, char *dst)
+{
+    shm_strided_walk(SHM_RUN_ACC, rank, t, scale, plan, src, dst);
+}
+
 int64_t shm_atomic(int rank, char *dst, int width, shm_atomic_op_t op, int64_t a, int64_t b)
 {
     _Atomic uint32_t *lock = shm_stripe_lock(rank, dst);

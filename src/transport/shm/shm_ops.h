@@ -24,6 +24,15 @@ static inline void shm_copy(void *dst, const void *src, size_t n)
 
 typedef enum shm_atomic_op { SHM_ATOMIC_ADD, SHM_ATOMIC_SWAP, SHM_ATOMIC_CAS } shm_atomic_op_t;
 
+/* What a strided walk does with each run. */
+typedef enum shm_run_op { SHM_RUN_COPY, SHM_RUN_ACC } shm_run_op_t;
+
+/* Runs over a merged strided plan (core/strided.h) between two local
+ * addresses; ACC accumulates into dst, which lies in rank's arena. */
+void shm_strided_copy(const reach_strided_t *plan, const char *src, char *dst) REACH_HIDDEN;
+void shm_strided_acc(int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
+                     const char *src, char *dst) REACH_HIDDEN;
+
 /* dst (rank's memory, mapped here) += scale * src, per stripe. */
 void shm_acc(int rank, reach_type_t t, const void *scale, const void *src, char *dst,
              size_t bytes) REACH_HIDDEN;

@@ -1,0 +1,219 @@
+/* Strided and vector put, get and accumulate. Every remote range is checked
+ * before any byte moves. */
+#include "core/acc.h"
+#include "core/request.h"
+#include "core/strided.h"
+#include "transport/shm/shm_ops.h"
+
+enum nc_op { NC_PUT, NC_GET, NC_ACC };
+
+/* Plans a strided operation on rank and translates its remote side:
+ * src_l and dst_l receive the local addresses to walk. */
+static int strided_prepare(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+                           const void *src, void *dst, const reach_strided_t *shape, int rank,
+                           reach_strided_t *plan, const char **src_l, char **dst_l)
+{
+    size_t src_ext, dst_ext;
+    int st = rt_check_rank(call, rank);
+    if (st == REACH_SUCCESS)
+        st = strided_plan(call, shape, plan, &src_ext, &dst_ext);
+    if (st != REACH_SUCCESS)
+        return st;
+    if (op == NC_ACC) {
+        st = acc_check(call, t, scale, dst, src_ext ? shape->count[0] : 0);
+        size_t cs = (unsigned)t < REACH_TYPE_COUNT ? acc_component_size(t) : 1;
+        for (int i = 0; st == REACH_SUCCESS && src_ext && i < shape->levels; i++)
+            if (shape->count[i + 1] > 1 && shape->dst_stride[i] % cs != 0)
+                st = rt_error(REACH_ERR_ALIGN, call,
+                              "target stride %zu (level %d) is not a multiple of %zu bytes",
+                              shape->dst_stride[i], i, cs);
+        if (st != REACH_SUCCESS)
+            return st;
+    }
+    char *remote_l = NULL;
+    const void *remote = op == NC_GET ? src : dst;
+    st = rt_translate(call, rank, remote, op == NC_GET ? src_ext : dst_ext, &remote_l);
+    if (st == REACH_SUCCESS)
+        st = rt_check_local(call, op == NC_GET ? dst : src, op == NC_GET ? dst_ext : src_ext,
+                            op == NC_GET ? "destination" : "source");
+    if (st != REACH_SUCCESS)
+        return st;
+    *src_l = op == NC_GET ? remote_l : src;
+    *dst_l = op == NC_GET ? dst : remote_l;
+    return REACH_SUCCESS;
+}
+
+static int strided_run(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+                       const void *src, void *dst, const reach_strided_t *shape, int rank)
+{
+    reach_strided_t plan;
+    const char *s;
+    char *d;
+    int st = strided_prepare(call, op, t, scale, src, dst, shape, rank, &plan, &s, &d);
+    if (st != REACH_SUCCESS)
+        return st;
+    size_t bytes = strided_bytes(&plan);
+    if (bytes == 0)
+        return REACH_SUCCESS;
+    if (op == NC_ACC)
+        shm_strided_acc(rank, t, scale, &plan, s, d);
+    else
+        shm_strided_copy(&plan, s, d);
+    rt_count(op == NC_PUT ? REACH_OP_PUT : op == NC_GET ? REACH_OP_GET : REACH_OP_ACC, rank, bytes);
+    return REACH_SUCCESS;
+}
+
+int reach_put_strided(const void *src, void *dst, const reach_strided_t *shape, int rank)
+{
+    return strided_run("reach_put_strided", NC_PUT, REACH_INT, NULL, src, dst, shape, rank);
+}
+
+int reach_get_strided(const void *src, void *dst, const reach_strided_t *shape, int rank)
+{
+    return strided_run("reach_get_strided", NC_GET, REACH_INT, NULL, src, dst, shape, rank);
+}
+
+int reach_acc_strided(reach_type_t type, const void *scale, const void *src, void *dst,
+                      const reach_strided_t *shape, int rank)
+{
+    return strided_run("reach_acc_strided", NC_ACC, type, scale, src, dst, shape, rank);
+}
+
+int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
+                         reach_request_t *req)
+{
+    const char *call = "reach_put_strided_nb";
+    int st = req_check(call, req);
+    return st != REACH_SUCCESS
+               ? st
+               : req_issue(req, strided_run(call, NC_PUT, REACH_INT, NULL, src, dst, shape, rank));
+}
+
+int reach_get_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
+                         reach_request_t *req)
+{
+    const char *call = "reach_get_strided_nb";
+    int st = req_check(call, req);
+    return st != REACH_SUCCESS
+               ? st
+               : req_issue(req, strided_run(call, NC_GET, REACH_INT, NULL, src, dst, shape, rank));
+}
+
+int reach_acc_strided_nb(reach_type_t type, const void *scale, const void *src, void *dst,
+                         const reach_strided_t *shape, int rank, reach_request_t *req)
+{
+    const char *call = "reach_acc_strided_nb";
+    int st = req_check(call, req);
+    return st != REACH_SUCCESS
+               ? st
+               : req_issue(req, strided_run(call, NC_ACC, type, scale, src, dst, shape, rank));
+}
+
+int reach_copy_strided(const void *src, void *dst, const reach_strided_t *shape)
+{
+    const char *call = "reach_copy_strided";
+    reach_strided_t plan;
+    size_t src_ext, dst_ext;
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    int st = strided_plan(call, shape, &plan, &src_ext, &dst_ext);
+    if (st == REACH_SUCCESS)
+        st = rt_check_local(call, src, src_ext, "source");
+    if (st == REACH_SUCCESS)
+        st = rt_check_local(call, dst, dst_ext, "destination");
+    if (st == REACH_SUCCESS && strided_bytes(&plan) > 0)
+        shm_strided_copy(&plan, src, dst);
+    return st;
+}
+
+/* Checks every descriptor of a vector operation: the remote side of each
+ * pair inside a segment of rank, the local side not NULL. */
+static int vector_check(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+                        const reach_vector_t *v, size_t n, int rank)
+{
+    int st = rt_check_rank(call, rank);
+    if (st == REACH_SUCCESS && v == NULL && n > 0)
+        st = rt_error(REACH_ERR_ARG, call, "the vector descriptors are NULL");
+    for (size_t i = 0; st == REACH_SUCCESS && i < n; i++) {
+        if (v[i].count > 0 && v[i].bytes > 0 && (v[i].src == NULL || v[i].dst == NULL)) {
+            st = rt_error(REACH_ERR_ARG, call, "descriptor %zu has a NULL address array", i);
+            break;
+        }
+        for (size_t j = 0; st == REACH_SUCCESS && j < v[i].count && v[i].bytes > 0; j++) {
+            void *remote = op == NC_GET ? v[i].src[j] : v[i].dst[j];
+            void *local = op == NC_GET ? v[i].dst[j] : v[i].src[j];
+            char *mapped = NULL;
+            st = rt_translate(call, rank, remote, v[i].bytes, &mapped);
+            if (st == REACH_SUCCESS)
+                st = rt_check_local(call, local, v[i].bytes, "local address");
+            if (st == REACH_SUCCESS && op == NC_ACC)
+                st = acc_check(call, t, scale, remote, v[i].bytes);
+        }
+    }
+    return st;
+}
+
+static int vector_run(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+                      const reach_vector_t *v, size_t n, int rank)
+{
+    int st = vector_check(call, op, t, scale, v, n, rank);
+    if (st != REACH_SUCCESS)
+        return st;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t b = v[i].bytes;
+        for (size_t j = 0; j < v[i].count && b > 0; j++) {
+            char *mapped = NULL;
+            if (op == NC_GET) {
+                rt_translate(call, rank, v[i].src[j], b, &mapped);
+                shm_copy(v[i].dst[j], mapped, b);
+            } else {
+                rt_translate(call, rank, v[i].dst[j], b, &mapped);
+                if (op == NC_PUT)
+                    shm_copy(mapped, v[i].src[j], b);
+                else
+                    shm_acc(rank, t, scale, v[i].src[j], mapped, b);
+            }
+            total += b;
+        }
+    }
+    rt_count(op == NC_PUT ? REACH_OP_PUT : op == NC_GET ? REACH_OP_GET : REACH_OP_ACC, rank, total);
+    return REACH_SUCCESS;
+}
+
+int reach_put_vector(const reach_vector_t *v, size_t n, int rank)
+{
+    return vector_run("reach_put_vector", NC_PUT, REACH_INT, NULL, v, n, rank);
+}
+
+int reach_get_vector(const reach_vector_t *v, size_t n, int rank)
+{
+    return vector_run("reach_get_vector", NC_GET, REACH_INT, NULL, v, n, rank);
+}
+
+int reach_acc_vector(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank)
+{
+    return vector_run("reach_acc_vector", NC_ACC, type, scale, v, n, rank);
+}
+
+int reach_put_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
+{
+    const char *call = "reach_put_vector_nb";
+    int st = req_check(call, req);
+    return st != REACH_SUCCESS ? st : req_issue(req, vector_run(call, NC_PUT, REACH_INT, NULL, v, n, rank));
+}
+
+int reach_get_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
+{
+    const char *call = "reach_get_vector_nb";
+    int st = req_check(call, req);
+    return st != REACH_SUCCESS ? st : req_issue(req, vector_run(call, NC_GET, REACH_INT, NULL, v, n, rank));
+}
+
+int reach_acc_vector_nb(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n,
+                        int rank, reach_request_t *req)
+{
+    const char *call = "reach_acc_vector_nb";
+    int st = req_check(call, req);
+    return st != REACH_SUCCESS ? st : req_issue(req, vector_run(call, NC_ACC, type, scale, v, n, rank));
+}

@@ -1,0 +1,24 @@
+/* Groups: a communicator and the job-wide ranks of its members. */
+#ifndef REACH_CORE_GROUP_H
+#define REACH_CORE_GROUP_H
+#include "core/runtime.h"
+
+struct reach_group {
+    uint32_t magic;
+    MPI_Comm comm;          /* the members */
+    MPI_Comm node_comm;     /* the members on this node */
+    MPI_Comm masters_comm;  /* the first member on each node; NULL elsewhere */
+    int rank, size;
+    int *world;             /* member number -> job-wide rank */
+};
+
+/* Builds the world group over rt.comm (reach_init). */
+int group_init_world(void) REACH_HIDDEN;
+void group_finalize_world(void) REACH_HIDDEN;
+extern reach_group_t group_world REACH_HIDDEN;
+
+/* Checks that g is a live group this process belongs to. */
+int group_check(const char *call, const reach_group_t *g) REACH_HIDDEN;
+/* Barrier of the members (no fence). */
+void group_barrier(reach_group_t *g) REACH_HIDDEN;
+#endif

@@ -1,0 +1,72 @@
+/* armci_notify semantics: a process counts, at the receiver, the
+ * notifications it sent there; the receiver waits for its n-th. Each
+ * counter is a waitword in the receiver's arena, so the waiter sleeps. */
+#include "core/group.h"
+#include "core/mem.h"
+#include "sync/sync.h"
+#include "transport/shm/shm.h"
+
+#include <stdlib.h>
+
+static struct {
+    void *mine;                 /* my counters, one per sender */
+    shm_waitword_t **at;        /* by rank: its counters, mapped here */
+    int *sent, *waited;         /* by rank */
+} nt;
+
+int notify_init(void)
+{
+    void **bases = malloc(sizeof(void *) * (size_t)rt.size);
+    nt.at = calloc((size_t)rt.size, sizeof *nt.at);
+    nt.sent = calloc((size_t)rt.size, sizeof(int));
+    nt.waited = calloc((size_t)rt.size, sizeof(int));
+    if (!bases || !nt.at || !nt.sent || !nt.waited)
+        rt_fatal("reach_init: out of private memory");
+    int st = mem_alloc_collective("reach_init", &group_world,
+                                  sizeof(shm_waitword_t) * (size_t)rt.size, bases, 0);
+    if (st == REACH_SUCCESS) {
+        nt.mine = bases[rt.rank];
+        for (int r = 0; r < rt.size; r++)
+            if (rt.peers[r].map)
+                nt.at[r] = (shm_waitword_t *)(void *)(rt.peers[r].map +
+                                                      ((uintptr_t)bases[r] - rt.peers[r].rbase));
+    }
+    free(bases);
+    return st;
+}
+
+void notify_finalize(void)
+{
+    free(nt.at);
+    free(nt.sent);
+    free(nt.waited);
+    nt.at = NULL;
+    nt.sent = nt.waited = NULL;
+    nt.mine = NULL;   /* released with every other allocation */
+}
+
+int reach_notify(int rank)
+{
+    int st = reach_fence(rank);
+    if (st != REACH_SUCCESS)
+        return st;
+    shm_waitword_t *w = &nt.at[rank][rt.rank];
+    atom_fetch_add_seq_cst(&w->value, 1);
+    shm_waitword_wake(w);
+    return ++nt.sent[rank];
+}
+
+int reach_notify_wait(int rank, int *waited)
+{
+    int st = rt_check_rank("reach_notify_wait", rank);
+    if (st != REACH_SUCCESS)
+        return st;
+    if (waited == NULL)
+        return rt_error(REACH_ERR_ARG, "reach_notify_wait", "waited is NULL");
+    shm_waitword_t *w = &((shm_waitword_t *)nt.mine)[rank];
+    uint32_t want = (uint32_t)++nt.waited[rank];
+    for (uint32_t got; (int32_t)((got = atom_load_acquire(&w->value)) - want) < 0;)
+        shm_waitword_wait_change(w, got);
+    *waited = (int)want;
+    return (int)atom_load_acquire(&w->value);
+}
