@@ -8,7 +8,7 @@ build=$1 src=$2 mpiexec=$3 mpicc=$4
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for h in reach.h armci.h message.h; do test -f "$prefix/include/$h"; done
+for h in reach.h reach_mpi.h armci.h armcix.h parmci.h message.h; do test -f "$prefix/include/$h"; done
 libdir=$(ls -d "$prefix"/lib*/ | head -n 1)
 for f in libreach.so libreach.a libarmci.so libarmci.a pkgconfig/reach.pc pkgconfig/armci.pc \
          cmake/reach/reachConfig.cmake; do
@@ -33,6 +33,6 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig"
 # Only public names leave the shared libraries.
 bad=$(nm -D --defined-only "$libdir/libreach.so" | awk '{print $3}' | grep -v '^reach_' || true)
 [ -z "$bad" ] || { echo "libreach.so exports internal symbols: $bad"; exit 1; }
-bad=$(nm -D --defined-only "$libdir/libarmci.so" | awk '{print $3}' | grep -v -E '^(ARMCI_|armci_)' || true)
+bad=$(nm -D --defined-only "$libdir/libarmci.so" | awk '{print $3}' | grep -v -E '^(ARMCI_|PARMCI_|ARMCIX_|armci_|parmci_)' || true)
 [ -z "$bad" ] || { echo "libarmci.so exports internal symbols: $bad"; exit 1; }
 echo "install_check: passed"

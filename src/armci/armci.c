@@ -1,19 +1,16 @@
 /* The ARMCI layer: each call translates to reach.h; it keeps no algorithm of
  * its own. Calls that return void cannot report a bad argument, so they end
  * the job instead (as ARMCI itself does). */
-#pragma GCC visibility push(default)
-#include "armci.h"
-#pragma GCC visibility pop
+#include "armci_internal.h"
 
-#include "reach.h"
-
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static reach_mutexes_t *armci_mutexes;
 
-/* Ends the job when a call without a status fails. */
-static void armci_check(int status, const char *call)
+void armci_check(int status, const char *call)
 {
     if (status != REACH_SUCCESS) {
         char msg[160];
@@ -22,118 +19,215 @@ static void armci_check(int status, const char *call)
     }
 }
 
-int ARMCI_Init(void)
+int armci_error(int status, const char *call, const char *fmt, ...)
+{
+    const char *quiet = getenv("REACH_QUIET");
+    if (quiet && strcmp(quiet, "0") != 0 && quiet[0] != '\0')
+        return status;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "reach: rank %d: %s: %s\n", reach_rank(), call, msg);
+    return status;
+}
+
+/* ---- start-up and termination ------------------------------------------- */
+
+int PARMCI_Init(void)
 {
     return reach_init(NULL, NULL);
 }
+ARMCI_ALIAS(ARMCI_Init)
 
-int ARMCI_Init_args(int *argc, char ***argv)
+int PARMCI_Init_args(int *argc, char ***argv)
 {
     return reach_init(argc, argv);
 }
+ARMCI_ALIAS(ARMCI_Init_args)
 
-int ARMCI_Initialized(void)
+int PARMCI_Init_mpi_comm(MPI_Comm comm)
+{
+    return reach_init_comm(comm);
+}
+ARMCI_ALIAS(ARMCI_Init_mpi_comm)
+
+int PARMCI_Initialized(void)
 {
     return reach_initialized();
 }
+ARMCI_ALIAS(ARMCI_Initialized)
 
-void ARMCI_Finalize(void)
+void PARMCI_Finalize(void)
 {
     armci_mutexes = NULL;   /* reach_finalize destroys every mutex set */
+    armci_groups_reset();
     if (reach_initialized())
         reach_finalize();
 }
+ARMCI_ALIAS(ARMCI_Finalize)
 
-/* reach's shared memory has no name in the file system and disappears with
- * the last process that maps it, so nothing is left to clean up. */
-void ARMCI_Cleanup(void)
+void PARMCI_Cleanup(void)
 {
 }
+ARMCI_ALIAS(ARMCI_Cleanup)
 
-void ARMCI_Error(char *msg, int code)
+void PARMCI_Error(char *msg, int code)
 {
     char line[512];
     snprintf(line, sizeof line, "ARMCI_Error: %s %d", msg ? msg : "", code);
     reach_abort(code, line);
 }
+ARMCI_ALIAS(ARMCI_Error)
+
+/* ---- memory -------------------------------------------------------------- */
 
 /* A negative size becomes a size_t too large for any allocation, which
- * reach rejects on every rank alike. */
-int ARMCI_Malloc(void *ptr_arr[], armci_size_t bytes)
+ * reach rejects on every member alike. */
+int PARMCI_Malloc_group(void *ptr_arr[], armci_size_t bytes, ARMCI_Group *group)
 {
-    return reach_malloc((size_t)bytes, ptr_arr);
+    reach_group_t *g = armci_group("ARMCI_Malloc_group", group);
+    return g ? reach_malloc_group(g, (size_t)bytes, ptr_arr) : REACH_ERR_HANDLE;
 }
+ARMCI_ALIAS(ARMCI_Malloc_group)
 
-int ARMCI_Free(void *ptr)
+int PARMCI_Free_group(void *ptr, ARMCI_Group *group)
 {
-    return reach_free(ptr);
+    reach_group_t *g = armci_group("ARMCI_Free_group", group);
+    return g ? reach_free_group(g, ptr) : REACH_ERR_HANDLE;
 }
+ARMCI_ALIAS(ARMCI_Free_group)
 
-void *ARMCI_Malloc_local(armci_size_t bytes)
+int PARMCI_Malloc(void *ptr_arr[], armci_size_t bytes)
+{
+    reach_group_t *g = armci_default_group();
+    return g ? reach_malloc_group(g, (size_t)bytes, ptr_arr) : REACH_ERR_NOT_INIT;
+}
+ARMCI_ALIAS(ARMCI_Malloc)
+
+int PARMCI_Free(void *ptr)
+{
+    reach_group_t *g = armci_default_group();
+    return g ? reach_free_group(g, ptr) : REACH_ERR_NOT_INIT;
+}
+ARMCI_ALIAS(ARMCI_Free)
+
+int PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device)
+{
+    (void)device;
+    return PARMCI_Malloc(ptr_arr, bytes);
+}
+ARMCI_ALIAS(ARMCI_Malloc_memdev)
+
+int PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
+                               const char *device)
+{
+    (void)device;
+    return PARMCI_Malloc_group(ptr_arr, bytes, group);
+}
+ARMCI_ALIAS(ARMCI_Malloc_group_memdev)
+
+int PARMCI_Free_memdev(void *ptr)
+{
+    return PARMCI_Free(ptr);
+}
+ARMCI_ALIAS(ARMCI_Free_memdev)
+
+int PARMCI_Free_group_memdev(void *ptr, ARMCI_Group *group)
+{
+    return PARMCI_Free_group(ptr, group);
+}
+ARMCI_ALIAS(ARMCI_Free_group_memdev)
+
+void *PARMCI_Malloc_local(armci_size_t bytes)
 {
     if (bytes < 0) {
-        fprintf(stderr, "reach: rank %d: ARMCI_Malloc_local: size %ld is negative\n", reach_rank(), bytes);
+        armci_error(REACH_ERR_ARG, "ARMCI_Malloc_local", "size %ld is negative", bytes);
         return NULL;
     }
     return reach_malloc_local((size_t)bytes);
 }
+ARMCI_ALIAS(ARMCI_Malloc_local)
 
-int ARMCI_Free_local(void *ptr)
+int PARMCI_Free_local(void *ptr)
 {
     return reach_free_local(ptr);
 }
+ARMCI_ALIAS(ARMCI_Free_local)
 
-int ARMCI_Same_node(int proc)
+void PARMCI_Set_shm_limit(unsigned long shmemlimit)
+{
+    armci_check(reach_set_shm_limit(shmemlimit), "ARMCI_Set_shm_limit");
+}
+ARMCI_ALIAS(ARMCI_Set_shm_limit)
+
+int PARMCI_Same_node(int proc)
 {
     return reach_same_node(proc);
 }
+ARMCI_ALIAS(ARMCI_Same_node)
 
-int ARMCI_Uses_shm(void)
+int PARMCI_Uses_shm(void)
 {
     return 1;
 }
+ARMCI_ALIAS(ARMCI_Uses_shm)
+
+int PARMCI_Uses_shm_grp(ARMCI_Group *group)
+{
+    return armci_group("ARMCI_Uses_shm_grp", group) != NULL;
+}
+ARMCI_ALIAS(ARMCI_Uses_shm_grp)
+
+void PARMCI_Access_begin(void *ptr)
+{
+    (void)ptr;
+}
+ARMCI_ALIAS(ARMCI_Access_begin)
+
+void PARMCI_Access_end(void *ptr)
+{
+    (void)ptr;
+}
+ARMCI_ALIAS(ARMCI_Access_end)
+
+void PARMCI_Copy(void *src, void *dst, int n)
+{
+    if (n > 0)
+        memcpy(dst, src, (size_t)n);
+}
+ARMCI_ALIAS(ARMCI_Copy)
+
+/* ---- contiguous transfers -------------------------------------------------- */
 
 /* ARMCI sizes are int; a negative one must not turn into a huge size_t. */
 static int armci_bytes(int bytes, const char *call)
 {
     if (bytes < 0) {
-        fprintf(stderr, "reach: rank %d: %s: size %d is negative\n", reach_rank(), call, bytes);
+        armci_error(REACH_ERR_ARG, call, "size %d is negative", bytes);
         return 0;
     }
     return 1;
 }
 
-int ARMCI_Put(void *src, void *dst, int bytes, int proc)
+int PARMCI_Put(void *src, void *dst, int bytes, int proc)
 {
     if (!armci_bytes(bytes, "ARMCI_Put"))
         return REACH_ERR_ARG;
     return reach_put(src, dst, (size_t)bytes, proc);
 }
+ARMCI_ALIAS(ARMCI_Put)
 
-int ARMCI_Get(void *src, void *dst, int bytes, int proc)
+int PARMCI_Get(void *src, void *dst, int bytes, int proc)
 {
     if (!armci_bytes(bytes, "ARMCI_Get"))
         return REACH_ERR_ARG;
     return reach_get(src, dst, (size_t)bytes, proc);
 }
+ARMCI_ALIAS(ARMCI_Get)
 
-/* Records in h whether an operation was issued on it; returns st. */
-static int armci_mark(armci_hdl_t *h, int st)
-{
-    if (h)
-        h->data[0] = st == REACH_SUCCESS;
-    return st;
-}
-
-/* A NULL handle: the operation is implicit, and reach completes it at the
- * next wait_all, wait_rank or fence. */
-static reach_request_t *armci_req(armci_hdl_t *h, reach_request_t *implicit)
-{
-    return h ? (reach_request_t *)(void *)h->dummy : implicit;
-}
-
-/* ARMCI accumulate codes to reach types; -1 if unknown. */
-static int armci_acc_type(int optype)
+int armci_acc_type(const char *call, int optype)
 {
     switch (optype) {
     case ARMCI_ACC_INT: return REACH_INT;
@@ -142,20 +236,31 @@ static int armci_acc_type(int optype)
     case ARMCI_ACC_DBL: return REACH_DOUBLE;
     case ARMCI_ACC_CPL: return REACH_COMPLEX;
     case ARMCI_ACC_DCP: return REACH_DCOMPLEX;
-    default: return -1;
+    default:
+        armci_error(REACH_ERR_TYPE, call, "%d is not an ARMCI_ACC_* operation", optype);
+        return -1;
     }
+}
+
+reach_request_t *armci_req(armci_hdl_t *h, reach_request_t *implicit)
+{
+    return (h && !h->data[1]) ? (reach_request_t *)(void *)h->dummy : implicit;
+}
+
+int armci_mark(armci_hdl_t *h, int st)
+{
+    if (h && st == REACH_SUCCESS)
+        h->data[0] = 1;
+    return st;
 }
 
 /* Blocking if nb is 0; otherwise non-blocking on h (implicit if h is NULL). */
 static int armci_acc(const char *call, int optype, void *scale, void *src, void *dst, int bytes,
                      int proc, int nb, armci_hdl_t *h)
 {
-    int t = armci_acc_type(optype);
-    if (t < 0) {
-        fprintf(stderr, "reach: rank %d: %s: %d is not an ARMCI_ACC_* operation\n", reach_rank(),
-                call, optype);
+    int t = armci_acc_type(call, optype);
+    if (t < 0)
         return REACH_ERR_TYPE;
-    }
     if (!armci_bytes(bytes, call))
         return REACH_ERR_ARG;
     if (!nb)
@@ -165,77 +270,92 @@ static int armci_acc(const char *call, int optype, void *scale, void *src, void 
                                       armci_req(h, &implicit)));
 }
 
-int ARMCI_Acc(int optype, void *scale, void *src, void *dst, int bytes, int proc)
+int PARMCI_Acc(int optype, void *scale, void *src, void *dst, int bytes, int proc)
 {
     return armci_acc("ARMCI_Acc", optype, scale, src, dst, bytes, proc, 0, NULL);
 }
+ARMCI_ALIAS(ARMCI_Acc)
 
-int ARMCI_Put_flag(void *src, void *dst, int bytes, int *f, int v, int proc)
+int PARMCI_Put_flag(void *src, void *dst, int bytes, int *f, int v, int proc)
 {
-    int st = ARMCI_Put(src, dst, bytes, proc);
+    int st = PARMCI_Put(src, dst, bytes, proc);
     if (st == REACH_SUCCESS)
         st = reach_fence(proc);
     if (st == REACH_SUCCESS)
         st = reach_put(&v, f, sizeof v, proc);
     return st;
 }
+ARMCI_ALIAS(ARMCI_Put_flag)
 
-#define ARMCI_VALUE(T, Name)                                                        \
-    int ARMCI_PutValue##Name(T src, void *dst, int proc)                             \
-    {                                                                                \
-        return reach_put(&src, dst, sizeof src, proc);                               \
-    }                                                                                \
-    int ARMCI_NbPutValue##Name(T src, void *dst, int proc, armci_hdl_t *nb_handle)   \
-    {                                                                                \
-        return ARMCI_NbPut(&src, dst, sizeof src, proc, nb_handle);                  \
-    }                                                                                \
-    T ARMCI_GetValue##Name(void *src, int proc)                                      \
-    {                                                                                \
-        T v = 0;                                                                     \
-        armci_check(reach_get(src, &v, sizeof v, proc), "ARMCI_GetValue" #Name);     \
-        return v;                                                                    \
-    }
-ARMCI_VALUE(int, Int)
-ARMCI_VALUE(long, Long)
-ARMCI_VALUE(float, Float)
-ARMCI_VALUE(double, Double)
-
-int ARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
+int PARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
 {
     reach_request_t implicit;
     if (!armci_bytes(bytes, "ARMCI_NbPut"))
         return REACH_ERR_ARG;
     return armci_mark(h, reach_put_nb(src, dst, (size_t)bytes, proc, armci_req(h, &implicit)));
 }
+ARMCI_ALIAS(ARMCI_NbPut)
 
-int ARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
+int PARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
 {
     reach_request_t implicit;
     if (!armci_bytes(bytes, "ARMCI_NbGet"))
         return REACH_ERR_ARG;
     return armci_mark(h, reach_get_nb(src, dst, (size_t)bytes, proc, armci_req(h, &implicit)));
 }
+ARMCI_ALIAS(ARMCI_NbGet)
 
-int ARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int proc,
-                armci_hdl_t *h)
+int PARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int proc,
+                 armci_hdl_t *h)
 {
     return armci_acc("ARMCI_NbAcc", optype, scale, src, dst, bytes, proc, 1, h);
 }
+ARMCI_ALIAS(ARMCI_NbAcc)
 
-int ARMCI_Wait(armci_hdl_t *h)
+#define ARMCI_VALUE(T, Name)                                                        \
+    int PARMCI_PutValue##Name(T src, void *dst, int proc)                            \
+    {                                                                                \
+        return reach_put(&src, dst, sizeof src, proc);                               \
+    }                                                                                \
+    ARMCI_ALIAS(ARMCI_PutValue##Name)                                                \
+    int PARMCI_NbPutValue##Name(T src, void *dst, int proc, armci_hdl_t *nb_handle)  \
+    {                                                                                \
+        return PARMCI_NbPut(&src, dst, sizeof src, proc, nb_handle);                 \
+    }                                                                                \
+    ARMCI_ALIAS(ARMCI_NbPutValue##Name)                                              \
+    T PARMCI_GetValue##Name(void *src, int proc)                                     \
+    {                                                                                \
+        T v = 0;                                                                     \
+        armci_check(reach_get(src, &v, sizeof v, proc), "ARMCI_GetValue" #Name);     \
+        return v;                                                                    \
+    }                                                                                \
+    ARMCI_ALIAS(ARMCI_GetValue##Name)
+ARMCI_VALUE(int, Int)
+ARMCI_VALUE(long, Long)
+ARMCI_VALUE(float, Float)
+ARMCI_VALUE(double, Double)
+
+/* ---- completion ------------------------------------------------------------ */
+
+/* An aggregate handle's operations are implicit ones, so its wait is a
+ * wait for all; a plain handle waits for its own request. */
+int PARMCI_Wait(armci_hdl_t *h)
 {
     if (h == NULL || h->data[0] == 0)
         return 0;
-    int st = reach_wait((reach_request_t *)(void *)h->dummy);
+    int st = h->data[1] ? reach_wait_all() : reach_wait((reach_request_t *)(void *)h->dummy);
     if (st == REACH_SUCCESS)
         h->data[0] = 0;
     return st;
 }
+ARMCI_ALIAS(ARMCI_Wait)
 
-int ARMCI_Test(armci_hdl_t *h)
+int PARMCI_Test(armci_hdl_t *h)
 {
     if (h == NULL || h->data[0] == 0)
         return 0;
+    if (h->data[1])
+        return PARMCI_Wait(h) == REACH_SUCCESS ? 0 : 1;
     int done = 0;
     int st = reach_test((reach_request_t *)(void *)h->dummy, &done);
     if (st != REACH_SUCCESS)
@@ -244,90 +364,128 @@ int ARMCI_Test(armci_hdl_t *h)
         h->data[0] = 0;
     return done ? 0 : 1;
 }
+ARMCI_ALIAS(ARMCI_Test)
 
-int ARMCI_WaitAll(void)
+int PARMCI_WaitAll(void)
 {
     return reach_wait_all();
 }
+ARMCI_ALIAS(ARMCI_WaitAll)
 
-int ARMCI_WaitProc(int proc)
+int PARMCI_WaitProc(int proc)
 {
     return reach_wait_rank(proc);
 }
+ARMCI_ALIAS(ARMCI_WaitProc)
 
-void ARMCI_Fence(int proc)
+void PARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *h)
+{
+    if (h)
+        h->data[1] = 1;
+}
+ARMCI_ALIAS(ARMCI_SET_AGGREGATE_HANDLE)
+
+void PARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t *h)
+{
+    if (h)
+        h->data[1] = 0;
+}
+ARMCI_ALIAS(ARMCI_UNSET_AGGREGATE_HANDLE)
+
+void PARMCI_Fence(int proc)
 {
     armci_check(reach_fence(proc), "ARMCI_Fence");
 }
+ARMCI_ALIAS(ARMCI_Fence)
 
-void ARMCI_AllFence(void)
+void PARMCI_AllFence(void)
 {
     armci_check(reach_fence_all(), "ARMCI_AllFence");
 }
+ARMCI_ALIAS(ARMCI_AllFence)
 
-void ARMCI_Barrier(void)
+void PARMCI_GroupFence(ARMCI_Group *group)
+{
+    reach_group_t *g = armci_group("ARMCI_GroupFence", group);
+    armci_check(g ? reach_fence_group(g) : REACH_ERR_HANDLE, "ARMCI_GroupFence");
+}
+ARMCI_ALIAS(ARMCI_GroupFence)
+
+void PARMCI_Barrier(void)
 {
     armci_check(reach_barrier(), "ARMCI_Barrier");
 }
+ARMCI_ALIAS(ARMCI_Barrier)
 
-int ARMCI_Rmw(int op, void *ploc, void *prem, int extra, int proc)
+int parmci_notify(int proc)
 {
+    return reach_notify(proc);
+}
+extern __typeof__(parmci_notify) armci_notify __attribute__((weak, alias("parmci_notify")));
+
+int parmci_notify_wait(int proc, int *pval)
+{
+    return reach_notify_wait(proc, pval);
+}
+extern __typeof__(parmci_notify_wait) armci_notify_wait
+    __attribute__((weak, alias("parmci_notify_wait")));
+
+/* ---- atomics and mutexes ----------------------------------------------------- */
+
+int PARMCI_Rmw(int op, void *ploc, void *prem, int extra, int proc)
+{
+    const char *call = "ARMCI_Rmw";
+    if (op != ARMCI_FETCH_AND_ADD && op != ARMCI_FETCH_AND_ADD_LONG && op != ARMCI_SWAP &&
+        op != ARMCI_SWAP_LONG)
+        return armci_error(REACH_ERR_TYPE, call, "%d is not an ARMCI read-modify-write operation", op);
+    if (ploc == NULL)
+        return armci_error(REACH_ERR_ARG, call, "ploc is NULL");
+    int64_t old = 0;
+    int st;
     switch (op) {
     case ARMCI_FETCH_AND_ADD:
         return reach_fetch_add_i32(prem, extra, ploc, proc);
-    case ARMCI_FETCH_AND_ADD_LONG: {
-        int64_t old;
-        int st = reach_fetch_add_i64(prem, extra, &old, proc);
-        if (st == REACH_SUCCESS)
-            *(long *)ploc = (long)old;
-        return st;
-    }
     case ARMCI_SWAP:
-        if (ploc == NULL)
-            break;
         return reach_swap_i32(prem, *(int *)ploc, ploc, proc);
-    case ARMCI_SWAP_LONG: {
-        int64_t old;
-        if (ploc == NULL)
-            break;
-        int st = reach_swap_i64(prem, *(long *)ploc, &old, proc);
-        if (st == REACH_SUCCESS)
-            *(long *)ploc = (long)old;
-        return st;
-    }
+    case ARMCI_FETCH_AND_ADD_LONG:
+        st = reach_fetch_add_i64(prem, extra, &old, proc);
+        break;
     default:
-        fprintf(stderr, "reach: rank %d: ARMCI_Rmw: %d is not an ARMCI read-modify-write operation\n",
-                reach_rank(), op);
-        return REACH_ERR_TYPE;
+        st = reach_swap_i64(prem, *(long *)ploc, &old, proc);
+        break;
     }
-    fprintf(stderr, "reach: rank %d: ARMCI_Rmw: ploc is NULL\n", reach_rank());
-    return REACH_ERR_ARG;
+    if (st == REACH_SUCCESS)
+        *(long *)ploc = (long)old;
+    return st;
 }
+ARMCI_ALIAS(ARMCI_Rmw)
 
-int ARMCI_Create_mutexes(int num)
+int PARMCI_Create_mutexes(int num)
 {
-    if (armci_mutexes != NULL) {
-        fprintf(stderr, "reach: rank %d: ARMCI_Create_mutexes: mutexes already exist; "
-                        "call ARMCI_Destroy_mutexes first\n", reach_rank());
-        return REACH_ERR_MUTEX;
-    }
+    if (armci_mutexes != NULL)
+        return armci_error(REACH_ERR_MUTEX, "ARMCI_Create_mutexes",
+                           "mutexes already exist; call ARMCI_Destroy_mutexes first");
     return reach_mutexes_create(num, &armci_mutexes);
 }
+ARMCI_ALIAS(ARMCI_Create_mutexes)
 
-int ARMCI_Destroy_mutexes(void)
+int PARMCI_Destroy_mutexes(void)
 {
     int st = reach_mutexes_destroy(armci_mutexes);
     if (st == REACH_SUCCESS)
         armci_mutexes = NULL;
     return st;
 }
+ARMCI_ALIAS(ARMCI_Destroy_mutexes)
 
-void ARMCI_Lock(int mutex, int proc)
+void PARMCI_Lock(int mutex, int proc)
 {
     armci_check(reach_mutex_lock(armci_mutexes, mutex, proc), "ARMCI_Lock");
 }
+ARMCI_ALIAS(ARMCI_Lock)
 
-void ARMCI_Unlock(int mutex, int proc)
+void PARMCI_Unlock(int mutex, int proc)
 {
     armci_check(reach_mutex_unlock(armci_mutexes, mutex, proc), "ARMCI_Unlock");
 }
+ARMCI_ALIAS(ARMCI_Unlock)

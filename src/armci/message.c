@@ -1,29 +1,85 @@
-/* The ARMCI message layer over MPI, on a private duplicate of
- * MPI_COMM_WORLD made at first use. */
-#pragma GCC visibility push(default)
-#include "message.h"
-#pragma GCC visibility pop
-
-#include "reach.h"
+/* The ARMCI message layer over MPI. Before ARMCI_Init it works on a private
+ * duplicate of MPI_COMM_WORLD (scope ALL only); after, on the communicators
+ * of reach's groups. */
+#include "armci_internal.h"
 
 #include <math.h>
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static MPI_Comm msg_comm = MPI_COMM_NULL;
+static MPI_Comm msg_world_comm = MPI_COMM_NULL;
 
+_Noreturn static void msg_die(const char *call, const char *what)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s: %s", call, what);
+    reach_abort(1, msg);
+}
+
+/* The whole job. */
 static MPI_Comm msg_world(void)
 {
-    if (msg_comm == MPI_COMM_NULL) {
+    if (reach_initialized())
+        return reach_group_comm(reach_group_world());
+    if (msg_world_comm == MPI_COMM_NULL) {
         int inited = 0;
         MPI_Initialized(&inited);
         if (!inited)
-            reach_abort(1, "armci_msg: MPI is not initialized (call armci_msg_init or ARMCI_Init)");
-        MPI_Comm_dup(MPI_COMM_WORLD, &msg_comm);
+            msg_die("armci_msg", "MPI is not initialized (call armci_msg_init or ARMCI_Init)");
+        MPI_Comm_dup(MPI_COMM_WORLD, &msg_world_comm);
     }
-    return msg_comm;
+    return msg_world_comm;
+}
+
+/* The group of a call: the given one, else the default group. */
+static reach_group_t *msg_group(const char *call, ARMCI_Group *group)
+{
+    reach_group_t *g = group ? armci_group(call, group) : armci_default_group();
+    if (g == NULL)
+        msg_die(call, "no such group");
+    return g;
+}
+
+/* The communicator of a scope; MPI_COMM_NULL if this process is outside it
+ * (a non-master for SCOPE_MASTERS). Without reach started, only SCOPE_ALL
+ * of the world exists. */
+static MPI_Comm msg_comm(const char *call, int scope, ARMCI_Group *group)
+{
+    if (!reach_initialized()) {
+        if (scope != SCOPE_ALL || group != NULL)
+            msg_die(call, "scopes and groups need ARMCI_Init first");
+        return msg_world();
+    }
+    reach_group_t *g = msg_group(call, group);
+    switch (scope) {
+    case SCOPE_ALL: return reach_group_comm(g);
+    case SCOPE_NODE: return reach_group_node_comm(g);
+    case SCOPE_MASTERS: return reach_group_masters_comm(g);
+    default: msg_die(call, "unknown scope (SCOPE_ALL, SCOPE_NODE or SCOPE_MASTERS)");
+    }
+}
+
+/* The rank in comm of rank root of the call's group (SCOPE_ALL's comm). */
+static int msg_root(const char *call, int root, MPI_Comm comm, ARMCI_Group *group)
+{
+    MPI_Comm all = reach_initialized() ? msg_comm(call, SCOPE_ALL, group) : msg_world();
+    int size;
+    MPI_Comm_size(all, &size);
+    if (root < 0 || root >= size)
+        msg_die(call, "root is out of range");
+    if (comm == all)
+        return root;
+    MPI_Group ga, gc;
+    int r;
+    MPI_Comm_group(all, &ga);
+    MPI_Comm_group(comm, &gc);
+    MPI_Group_translate_ranks(ga, 1, &root, gc, &r);
+    MPI_Group_free(&ga);
+    MPI_Group_free(&gc);
+    if (r == MPI_UNDEFINED)
+        msg_die(call, "root is not in this process's scope");
+    return r;
 }
 
 void armci_msg_init(int *argc, char ***argv)
@@ -41,8 +97,8 @@ void armci_msg_finalize(void)
     MPI_Finalized(&fin);
     if (fin)
         return;
-    if (msg_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&msg_comm);
+    if (msg_world_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&msg_world_comm);
     MPI_Finalize();
 }
 
@@ -70,20 +126,21 @@ double armci_timer(void)
     return MPI_Wtime();
 }
 
-void armci_msg_barrier(void)
+void parmci_msg_barrier(void)
 {
-    MPI_Barrier(msg_world());
+    MPI_Barrier(msg_comm("armci_msg_barrier", SCOPE_ALL, NULL));
 }
+extern __typeof__(parmci_msg_barrier) armci_msg_barrier
+    __attribute__((weak, alias("parmci_msg_barrier")));
 
-void armci_msg_bcast(void *buffer, int len, int root)
+void parmci_msg_group_barrier(ARMCI_Group *group)
 {
-    MPI_Bcast(buffer, len, MPI_BYTE, root, msg_world());
+    MPI_Barrier(msg_comm("armci_msg_group_barrier", SCOPE_ALL, group));
 }
+extern __typeof__(parmci_msg_group_barrier) armci_msg_group_barrier
+    __attribute__((weak, alias("parmci_msg_group_barrier")));
 
-void armci_msg_brdcst(void *buffer, int len, int root)
-{
-    armci_msg_bcast(buffer, len, root);
-}
+/* ---- point to point ------------------------------------------------------ */
 
 void armci_msg_snd(int tag, void *buffer, int len, int to)
 {
@@ -107,16 +164,61 @@ int armci_msg_rcvany(int tag, void *buffer, int buflen, int *msglen)
     return s.MPI_SOURCE;
 }
 
-/* The MPI datatype of an ARMCI type code, MPI_DATATYPE_NULL if unknown. */
-static MPI_Datatype msg_type(int type, size_t *size)
+/* ---- broadcast ------------------------------------------------------------- */
+
+static void msg_bcast(const char *call, int scope, void *buf, int len, int root, ARMCI_Group *group)
+{
+    if (buf == NULL && len > 0)
+        msg_die(call, "the buffer is NULL");
+    MPI_Comm comm = msg_comm(call, scope, group);
+    if (comm != MPI_COMM_NULL)
+        MPI_Bcast(buf, len, MPI_BYTE, msg_root(call, root, comm, group), comm);
+}
+
+void armci_msg_bcast(void *buffer, int len, int root)
+{
+    msg_bcast("armci_msg_bcast", SCOPE_ALL, buffer, len, root, NULL);
+}
+
+void armci_msg_brdcst(void *buffer, int len, int root)
+{
+    msg_bcast("armci_msg_brdcst", SCOPE_ALL, buffer, len, root, NULL);
+}
+
+void armci_msg_bcast_scope(int scope, void *buffer, int len, int root)
+{
+    msg_bcast("armci_msg_bcast_scope", scope, buffer, len, root, NULL);
+}
+
+void armci_msg_group_bcast_scope(int scope, void *buf, int len, int root, ARMCI_Group *group)
+{
+    msg_bcast("armci_msg_group_bcast_scope", scope, buf, len, root, group);
+}
+
+void armci_msg_clus_brdcst(void *buf, int len)
+{
+    MPI_Comm comm = msg_comm("armci_msg_clus_brdcst", SCOPE_NODE, NULL);
+    MPI_Bcast(buf, len, MPI_BYTE, 0, comm);
+}
+
+void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_nproc,
+                           ARMCI_Group *mastergroup)
+{
+    (void)grp_clus_nproc;
+    msg_bcast("armci_grp_clus_brdcst", SCOPE_NODE, buf, len, grp_master, mastergroup);
+}
+
+/* ---- reductions -------------------------------------------------------------- */
+
+static MPI_Datatype msg_type(const char *call, int type)
 {
     switch (type) {
-    case ARMCI_INT: *size = sizeof(int); return MPI_INT;
-    case ARMCI_LONG: *size = sizeof(long); return MPI_LONG;
-    case ARMCI_LONG_LONG: *size = sizeof(long long); return MPI_LONG_LONG;
-    case ARMCI_FLOAT: *size = sizeof(float); return MPI_FLOAT;
-    case ARMCI_DOUBLE: *size = sizeof(double); return MPI_DOUBLE;
-    default: return MPI_DATATYPE_NULL;
+    case ARMCI_INT: return MPI_INT;
+    case ARMCI_LONG: return MPI_LONG;
+    case ARMCI_LONG_LONG: return MPI_LONG_LONG;
+    case ARMCI_FLOAT: return MPI_FLOAT;
+    case ARMCI_DOUBLE: return MPI_DOUBLE;
+    default: msg_die(call, "not an ARMCI type (ARMCI_INT, _LONG, _LONG_LONG, _FLOAT, _DOUBLE)");
     }
 }
 
@@ -134,70 +236,184 @@ static void msg_abs(void *x, int n, int type)
     }
 }
 
-/* Reduces x (n elements of type) with op into every rank (root < 0) or
- * into root. */
-static void msg_reduce(void *x, int n, const char *op, int type, int root, const char *call)
+static MPI_Op msg_op(const char *call, const char *op, int type)
 {
-    size_t size;
-    MPI_Datatype dt = msg_type(type, &size);
-    MPI_Op mop;
-    if (dt == MPI_DATATYPE_NULL) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "%s: %d is not an ARMCI type", call, type);
-        reach_abort(1, msg);
-    }
     if (op == NULL)
-        op = "(null)";
+        msg_die(call, "the operation is NULL");
     if (strcmp(op, "+") == 0 || strcmp(op, "sum") == 0)
-        mop = MPI_SUM;
-    else if (strcmp(op, "*") == 0 || strcmp(op, "mult") == 0)
-        mop = MPI_PROD;
-    else if (strcmp(op, "max") == 0 || strcmp(op, "absmax") == 0)
-        mop = MPI_MAX;
-    else if (strcmp(op, "min") == 0 || strcmp(op, "absmin") == 0)
-        mop = MPI_MIN;
-    else {
-        char msg[128];
-        snprintf(msg, sizeof msg, "%s: \"%s\" is not an operation (+, *, max, min, absmax, absmin)",
-                 call, op);
-        reach_abort(1, msg);
-    }
+        return MPI_SUM;
+    if (strcmp(op, "*") == 0 || strcmp(op, "mult") == 0)
+        return MPI_PROD;
+    if (strcmp(op, "max") == 0 || strcmp(op, "absmax") == 0)
+        return MPI_MAX;
+    if (strcmp(op, "min") == 0 || strcmp(op, "absmin") == 0)
+        return MPI_MIN;
+    if (strcmp(op, "or") == 0 && type != ARMCI_FLOAT && type != ARMCI_DOUBLE)
+        return MPI_BOR;
+    msg_die(call, "unknown operation (+, *, max, min, absmax, absmin; or for integers)");
+}
+
+/* gop (root < 0: result everywhere) or reduce to the scope's first member. */
+static void msg_reduce(const char *call, int scope, void *x, int n, const char *op, int type,
+                       int to_first, ARMCI_Group *group)
+{
+    MPI_Datatype dt = msg_type(call, type);
+    MPI_Op mop = msg_op(call, op, type);
+    MPI_Comm comm = msg_comm(call, scope, group);
+    if (comm == MPI_COMM_NULL || n <= 0)
+        return;
     if (strncmp(op, "abs", 3) == 0)
         msg_abs(x, n, type);
-    if (root < 0)
-        MPI_Allreduce(MPI_IN_PLACE, x, n, dt, mop, msg_world());
-    else if (armci_msg_me() == root)
-        MPI_Reduce(MPI_IN_PLACE, x, n, dt, mop, root, msg_world());
+    int me;
+    MPI_Comm_rank(comm, &me);
+    if (!to_first)
+        MPI_Allreduce(MPI_IN_PLACE, x, n, dt, mop, comm);
+    else if (me == 0)
+        MPI_Reduce(MPI_IN_PLACE, x, n, dt, mop, 0, comm);
     else
-        MPI_Reduce(x, NULL, n, dt, mop, root, msg_world());
+        MPI_Reduce(x, NULL, n, dt, mop, 0, comm);
 }
 
 void armci_msg_reduce(void *x, int n, char *op, int type)
 {
-    msg_reduce(x, n, op, type, 0, "armci_msg_reduce");
+    msg_reduce("armci_msg_reduce", SCOPE_ALL, x, n, op, type, 1, NULL);
 }
 
-void armci_msg_igop(int *x, int n, char *op)
+void armci_msg_reduce_scope(int scope, void *x, int n, char *op, int type)
 {
-    msg_reduce(x, n, op, ARMCI_INT, -1, "armci_msg_igop");
+    msg_reduce("armci_msg_reduce_scope", scope, x, n, op, type, 1, NULL);
 }
 
-void armci_msg_lgop(long *x, int n, char *op)
+void armci_msg_gop_scope(int scope, void *x, int n, char *op, int type)
 {
-    msg_reduce(x, n, op, ARMCI_LONG, -1, "armci_msg_lgop");
+    msg_reduce("armci_msg_gop_scope", scope, x, n, op, type, 0, NULL);
 }
 
-void armci_msg_llgop(long long *x, int n, char *op)
+void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type, ARMCI_Group *group)
 {
-    msg_reduce(x, n, op, ARMCI_LONG_LONG, -1, "armci_msg_llgop");
+    msg_reduce("armci_msg_group_gop_scope", scope, x, n, op, type, 0, group);
 }
 
-void armci_msg_fgop(float *x, int n, char *op)
+#define MSG_GOPS(letter, T, TYPE)                                                   \
+    void armci_msg_##letter##gop(T *x, int n, char *op)                             \
+    {                                                                               \
+        msg_reduce("armci_msg_" #letter "gop", SCOPE_ALL, x, n, op, TYPE, 0, NULL); \
+    }                                                                               \
+    void armci_msg_clus_##letter##gop(T *x, int n, char *op)                        \
+    {                                                                               \
+        msg_reduce("armci_msg_clus_" #letter "gop", SCOPE_NODE, x, n, op, TYPE, 0, NULL); \
+    }                                                                               \
+    void armci_msg_group_##letter##gop(T *x, int n, char *op, ARMCI_Group *group)   \
+    {                                                                               \
+        msg_reduce("armci_msg_group_" #letter "gop", SCOPE_ALL, x, n, op, TYPE, 0, group); \
+    }
+MSG_GOPS(i, int, ARMCI_INT)
+MSG_GOPS(l, long, ARMCI_LONG)
+MSG_GOPS(ll, long long, ARMCI_LONG_LONG)
+MSG_GOPS(f, float, ARMCI_FLOAT)
+MSG_GOPS(d, double, ARMCI_DOUBLE)
+
+/* ---- select ------------------------------------------------------------------ */
+
+/* The first element of x as a comparable pair (integers exactly). */
+typedef struct {
+    int contribute;
+    int rank;
+    long long i;
+    double d;
+} msg_sel_t;
+
+void armci_msg_sel_scope(int scope, void *x, int n, char *op, int type, int contribute)
 {
-    msg_reduce(x, n, op, ARMCI_FLOAT, -1, "armci_msg_fgop");
+    const char *call = "armci_msg_sel_scope";
+    MPI_Comm comm = msg_comm(call, scope, NULL);
+    if (comm == MPI_COMM_NULL)
+        return;
+    msg_type(call, type);
+    int want_max = op && strcmp(op, "max") == 0;
+    if (!want_max && !(op && strcmp(op, "min") == 0))
+        msg_die(call, "the operation must be \"max\" or \"min\"");
+    msg_sel_t mine = {contribute != 0, 0, 0, 0};
+    MPI_Comm_rank(comm, &mine.rank);
+    if (mine.contribute) {
+        switch (type) {
+        case ARMCI_INT: mine.i = *(int *)x; break;
+        case ARMCI_LONG: mine.i = *(long *)x; break;
+        case ARMCI_LONG_LONG: mine.i = *(long long *)x; break;
+        case ARMCI_FLOAT: mine.d = *(float *)x; break;
+        default: mine.d = *(double *)x; break;
+        }
+    }
+    int size;
+    MPI_Comm_size(comm, &size);
+    msg_sel_t *all = malloc(sizeof *all * (size_t)size);
+    if (!all)
+        msg_die(call, "out of memory");
+    MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, comm);
+    int win = -1, floating = type == ARMCI_FLOAT || type == ARMCI_DOUBLE;
+    for (int r = 0; r < size; r++) {
+        if (!all[r].contribute)
+            continue;
+        int better = win < 0;
+        if (!better) {
+            int cmp = floating ? (all[r].d > all[win].d) - (all[r].d < all[win].d)
+                               : (all[r].i > all[win].i) - (all[r].i < all[win].i);
+            better = want_max ? cmp > 0 : cmp < 0;
+        }
+        if (better)
+            win = r;
+    }
+    free(all);
+    if (win >= 0)
+        MPI_Bcast(x, n, MPI_BYTE, win, comm);
 }
 
-void armci_msg_dgop(double *x, int n, char *op)
+/* ---- trees and addresses --------------------------------------------------- */
+
+void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)
 {
-    msg_reduce(x, n, op, ARMCI_DOUBLE, -1, "armci_msg_dgop");
+    const char *call = "armci_msg_bintree";
+    MPI_Comm comm = msg_comm(call, scope, NULL);
+    *Up = *Left = *Right = -1;
+    if (comm == MPI_COMM_NULL) {
+        /* Not a master: no place in the masters' tree, whose root is the
+         * group's first member (always the first of its node). */
+        *Root = reach_group_world_rank(msg_group(call, NULL), 0);
+        return;
+    }
+    int me, n;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    int *world = malloc(sizeof(int) * (size_t)n), self = reach_initialized() ? reach_rank() : me;
+    if (!world)
+        msg_die(call, "out of memory");
+    MPI_Allgather(&self, 1, MPI_INT, world, 1, MPI_INT, comm);
+    *Root = world[0];
+    if (me > 0)
+        *Up = world[(me - 1) / 2];
+    if (2 * me + 1 < n)
+        *Left = world[2 * me + 1];
+    if (2 * me + 2 < n)
+        *Right = world[2 * me + 2];
+    free(world);
+}
+
+static void msg_exchange(const char *call, void *ptr_arr[], int n, ARMCI_Group *group)
+{
+    MPI_Comm comm = msg_comm(call, SCOPE_ALL, group);
+    int size;
+    MPI_Comm_size(comm, &size);
+    if (n != size || ptr_arr == NULL)
+        msg_die(call, "the array must have one entry per member of the group");
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_arr, sizeof(void *), MPI_BYTE, comm);
+}
+
+void armci_exchange_address(void *ptr_ar[], int n)
+{
+    msg_exchange("armci_exchange_address", ptr_ar, n, NULL);
+}
+
+void armci_exchange_address_grp(void *ptr_arr[], int n, ARMCI_Group *group)
+{
+    msg_exchange("armci_exchange_address_grp", ptr_arr, n, group);
 }

@@ -1,0 +1,43 @@
+/* Shared by the files of the ARMCI layer. Each ARMCI_X is defined as
+ * PARMCI_X and aliased weakly, so that a profiling library can interpose. */
+#ifndef REACH_ARMCI_INTERNAL_H
+#define REACH_ARMCI_INTERNAL_H
+
+#pragma GCC visibility push(default)
+#include "armci.h"
+#include "armcix.h"
+#include "message.h"
+#include "parmci.h"
+#pragma GCC visibility pop
+
+#include "reach.h"
+#include "reach_mpi.h"
+
+#define ARMCI_ALIAS(name) \
+    extern __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
+
+/* Ends the job when a call without a status fails. */
+void armci_check(int status, const char *call) __attribute__((visibility("hidden")));
+/* One line naming the call and the problem (unless REACH_QUIET); returns
+ * status. For checks the ARMCI layer makes itself (ARMCI codes, int sizes). */
+int armci_error(int status, const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), visibility("hidden")));
+
+/* The reach group behind an ARMCI group handle; NULL (after a message) if
+ * the handle is not a live group of this process. */
+reach_group_t *armci_group(const char *call, const ARMCI_Group *group)
+    __attribute__((visibility("hidden")));
+/* The default group (world unless ARMCI_Group_set_default changed it). */
+reach_group_t *armci_default_group(void) __attribute__((visibility("hidden")));
+void armci_groups_reset(void) __attribute__((visibility("hidden")));
+
+/* The reach type of an ARMCI_ACC_* code; -1 (after a message) if none. */
+int armci_acc_type(const char *call, int optype) __attribute__((visibility("hidden")));
+
+/* Non-blocking handles: data[0] is 1 while an operation is issued on the
+ * handle, data[1] is 1 for an aggregate handle; reach's request sits in
+ * dummy[]. */
+reach_request_t *armci_req(armci_hdl_t *h, reach_request_t *implicit)
+    __attribute__((visibility("hidden")));
+int armci_mark(armci_hdl_t *h, int st) __attribute__((visibility("hidden")));
+#endif
