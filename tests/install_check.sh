@@ -1,7 +1,8 @@
 #!/bin/sh
 # install_check.sh BUILD_DIR SOURCE_DIR MPIEXEC MPICC: installs reach into a
 # temporary prefix, then builds examples against it twice — through
-# find_package(reach) and through pkg-config — runs them on 2 processes, and
+# find_package(reach) and through pkg-config — runs them on 2 processes,
+# builds a program written only against GA's armci.h/message.h, and
 # checks that the shared libraries export only public names.
 set -e
 build=$1 src=$2 mpiexec=$3 mpicc=$4
@@ -28,6 +29,9 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig"
 "$mpicc" -o "$prefix/pc_armci" "$src/examples/armci_hello.c" $(pkg-config --cflags --libs armci)
 "$mpicc" -o "$prefix/pc_counter" "$src/examples/counter.c" $(pkg-config --cflags --libs reach)
 "$mpiexec" -n 2 "$prefix/pc_armci"
+# A Global Arrays-style program: the C compiler and pkg-config alone.
+cc -o "$prefix/ga_only" "$src/tests/consumer/ga_only.c" $(pkg-config --cflags --libs armci)
+"$mpiexec" -n 2 "$prefix/ga_only"
 "$mpiexec" -n 2 "$prefix/pc_counter"
 
 # Only public names leave the shared libraries.

@@ -1,0 +1,233 @@
+/* Groups through armci.h, armcix.h and reach.h: nested and overlapping
+ * groups, collective allocation on a subgroup while the other ranks do
+ * other work, the default group, group fences and barriers, ARMCIX split,
+ * dup and mutex handles (trylock that does not wait). */
+#include "mpi_check.h"
+#include "armci.h"
+#include "armcix.h"
+#include "message.h"
+#include "reach.h"
+
+#include <string.h>
+
+static int me, np;
+
+static void test_even_odd(void)
+{
+    /* Evens form a group; odds, meanwhile, allocate on their own group and
+     * exchange data: the two collectives run at the same time. */
+    int nev = (np + 1) / 2, nodd = np / 2;
+    int ev[64], od[64];
+    for (int i = 0; i < nev; i++)
+        ev[i] = 2 * i;
+    for (int i = 0; i < nodd; i++)
+        od[i] = 2 * i + 1;
+    ARMCI_Group even, odd;
+    ARMCI_Group_create(nev, ev, &even);
+    ARMCI_Group_create(nodd, od, &odd);
+    ARMCI_Group mine = me % 2 ? odd : even;
+    CHECK((me % 2 ? even : odd) == ARMCI_GROUP_NULL);
+    int grank = -1, gsize = -1;
+    CHECK(ARMCI_Group_rank(&mine, &grank) == 0);
+    ARMCI_Group_size(&mine, &gsize);
+    CHECK_EQ_LL(grank, me / 2);
+    CHECK_EQ_LL(gsize, me % 2 ? nodd : nev);
+    for (int i = 0; i < gsize; i++)
+        CHECK_EQ_LL(ARMCI_Absolute_id(&mine, i), 2 * i + me % 2);
+    int csize = 0;
+    MPI_Comm_size(armci_group_comm(&mine), &csize);
+    CHECK_EQ_LL(csize, gsize);
+
+    void *p[64];
+    size_t bytes = 1024 * (size_t)(me % 2 + 1);
+    CHECK(ARMCI_Malloc_group(p, (armci_size_t)bytes, &mine) == 0);
+    long *myblk = p[grank];
+    memset(myblk, 0, bytes);
+    ARMCI_Barrier();    /* world: both groups' blocks zeroed */
+    /* Each member writes its group rank into every member's block. */
+    for (int i = 0; i < gsize; i++) {
+        long v = 100 + grank;
+        CHECK(ARMCI_Put(&v, (long *)p[i] + grank, sizeof v, ARMCI_Absolute_id(&mine, i)) == 0);
+    }
+    ARMCI_GroupFence(&mine);
+    armci_msg_group_barrier(&mine);
+    for (int i = 0; i < gsize; i++)
+        CHECK_EQ_LL(myblk[i], 100 + i);
+    /* Group reductions see only members. */
+    long s = me;
+    armci_msg_group_lgop(&s, 1, "+", &mine);
+    long want = 0;
+    for (int i = 0; i < gsize; i++)
+        want += 2 * i + me % 2;
+    CHECK_EQ_LL(s, want);
+    CHECK(ARMCI_Free_group(p[grank], &mine) == 0);
+
+    /* A child of the even group: its first half. */
+    if (me % 2 == 0) {
+        int half = (nev + 1) / 2, list[64];
+        for (int i = 0; i < half; i++)
+            list[i] = i;   /* ranks of the even group */
+        ARMCI_Group child;
+        ARMCI_Group_create_child(half, list, &child, &even);
+        CHECK((child == ARMCI_GROUP_NULL) == (grank >= half));
+        if (child != ARMCI_GROUP_NULL) {
+            int cs;
+            ARMCI_Group_size(&child, &cs);
+            CHECK_EQ_LL(cs, half);
+            CHECK_EQ_LL(ARMCI_Absolute_id(&child, cs - 1), 2 * (half - 1));
+            int x = 1;
+            armci_msg_group_igop(&x, 1, "+", &child);
+            CHECK_EQ_LL(x, half);
+            ARMCI_Group_free(&child);
+            CHECK(child == ARMCI_GROUP_NULL);
+        }
+    }
+    ARMCI_Group_free(&even);
+    ARMCI_Group_free(&odd);
+}
+
+/* Two overlapping groups, and the default group steering ARMCI_Malloc. */
+static void test_overlap_default(void)
+{
+    int a[64], b[64], na = np > 1 ? np - 1 : 1, nb = na;
+    for (int i = 0; i < na; i++) {
+        a[i] = i;                 /* all but the last */
+        b[i] = np > 1 ? i + 1 : 0;/* all but the first */
+    }
+    ARMCI_Group ga, gb, world;
+    ARMCI_Group_create(na, a, &ga);
+    ARMCI_Group_create(nb, b, &gb);
+    ARMCI_Group_get_world(&world);
+    if (ga != ARMCI_GROUP_NULL) {
+        ARMCI_Group_set_default(&ga);
+        ARMCI_Group cur;
+        ARMCI_Group_get_default(&cur);
+        CHECK(cur == ga);
+        void *p[64];
+        CHECK(ARMCI_Malloc(p, 64) == 0);   /* on ga: one entry per member */
+        int r;
+        ARMCI_Group_rank(&ga, &r);
+        CHECK(p[r] != NULL);
+        int n = 1;
+        armci_msg_igop(&n, 1, "+");      /* default group: ga */
+        CHECK_EQ_LL(n, na);
+        CHECK(ARMCI_Free(p[r]) == 0);
+        ARMCI_Group_set_default(&world);
+    }
+    if (gb != ARMCI_GROUP_NULL) {
+        void *p[64];
+        int r;
+        ARMCI_Group_rank(&gb, &r);
+        CHECK(ARMCI_Malloc_group(p, 32, &gb) == 0);
+        CHECK(ARMCI_Free_group(p[r], &gb) == 0);
+    }
+    ARMCI_Group_free(&ga);
+    ARMCI_Group_free(&gb);
+    /* Memdev calls take the same path. */
+    void *q[64];
+    CHECK(ARMCI_Malloc_memdev(q, 128, "host") == 0);
+    CHECK(ARMCI_Free_memdev(q[me]) == 0);
+    CHECK(ARMCI_Uses_shm_grp(&world) == 1);
+}
+
+static void test_armcix(void)
+{
+    ARMCI_Group world, halves, dup;
+    ARMCI_Group_get_world(&world);
+    CHECK(ARMCIX_Group_split(&world, me % 2, -me, &halves) == 0);
+    int r, s;
+    ARMCI_Group_rank(&halves, &r);
+    ARMCI_Group_size(&halves, &s);
+    CHECK_EQ_LL(s, me % 2 ? np / 2 : (np + 1) / 2);
+    CHECK_EQ_LL(r, s - 1 - me / 2);      /* key -me reverses the order */
+    CHECK(ARMCIX_Group_dup(&halves, &dup) == 0);
+    int r2;
+    ARMCI_Group_rank(&dup, &r2);
+    CHECK_EQ_LL(r2, r);
+    ARMCI_Group_free(&dup);
+
+    /* Mutex handles on the half: member 0's mutex 0. */
+    armcix_mutex_hdl_t h = ARMCIX_Create_mutexes_hdl(1, &halves);
+    CHECK(h != NULL);
+    if (r == 0)
+        ARMCIX_Lock_hdl(h, 0, 0);
+    armci_msg_group_barrier(&halves);
+    if (r != 0) {
+        double t0 = MPI_Wtime();
+        CHECK_EQ_LL(ARMCIX_Trylock_hdl(h, 0, 0), 1);  /* held elsewhere: at once */
+        CHECK(MPI_Wtime() - t0 < 1.0);
+    }
+    armci_msg_group_barrier(&halves);
+    if (r == 0)
+        ARMCIX_Unlock_hdl(h, 0, 0);
+    armci_msg_group_barrier(&halves);
+    int got = ARMCIX_Trylock_hdl(h, 0, 0) == 0, winners = 0;
+    MPI_Allreduce(&got, &winners, 1, MPI_INT, MPI_SUM, armci_group_comm(&halves));
+    CHECK_EQ_LL(winners, 1);
+    if (got)
+        ARMCIX_Unlock_hdl(h, 0, 0);
+    armci_msg_group_barrier(&halves);
+    /* Exact counts under the handle's mutex on member s-1. */
+    void *p[64];
+    CHECK(ARMCI_Malloc_group(p, sizeof(long), &halves) == 0);
+    *(long *)p[r] = 0;
+    armci_msg_group_barrier(&halves);
+    int owner = ARMCI_Absolute_id(&halves, s - 1);
+    for (int i = 0; i < 50; i++) {
+        ARMCIX_Lock_hdl(h, 0, s - 1);
+        long v = ARMCI_GetValueLong(p[s - 1], owner);
+        ARMCI_PutValueLong(v + 1, p[s - 1], owner);
+        ARMCI_Fence(owner);
+        ARMCIX_Unlock_hdl(h, 0, s - 1);
+    }
+    armci_msg_group_barrier(&halves);
+    CHECK_EQ_LL(ARMCI_GetValueLong(p[s - 1], owner), 50L * s);
+    armci_msg_group_barrier(&halves);
+    CHECK(ARMCI_Free_group(p[r], &halves) == 0);
+    CHECK(ARMCIX_Destroy_mutexes_hdl(h) == 0);
+    ARMCIX_Progress();
+    ARMCI_Group_free(&halves);
+}
+
+/* The native interface: groups, group allocation and barrier, and a bad
+ * group handle. */
+static void test_native(void)
+{
+    reach_group_t *w = reach_group_world(), *g = NULL, *none = NULL;
+    CHECK(reach_group_size(w) == np && reach_group_rank(w) == me);
+    int members[1] = {np - 1};
+    CHECK(reach_group_create(w, 1, members, &g) == REACH_SUCCESS);
+    CHECK((g != NULL) == (me == np - 1));
+    if (g) {
+        void *b[1];
+        CHECK(reach_malloc_group(g, 16, b) == REACH_SUCCESS);
+        CHECK(reach_barrier_group(g) == REACH_SUCCESS);
+        CHECK(reach_free_group(g, b[0]) == REACH_SUCCESS);
+        CHECK(reach_group_world_rank(g, 0) == np - 1);
+        CHECK(reach_group_world_rank(g, 1) == -1);
+        CHECK(reach_group_free(g) == REACH_SUCCESS);
+    }
+    int dup[2] = {0, 0};
+    CHECK(reach_group_create(w, np > 1 ? 2 : 1, dup, &none) == (np > 1 ? REACH_ERR_ARG : REACH_SUCCESS));
+    if (none)
+        reach_group_free(none);
+    CHECK(reach_group_rank(NULL) == -1);
+    CHECK(reach_malloc_group(NULL, 8, NULL) == REACH_ERR_HANDLE);
+    CHECK(reach_group_free(w) == REACH_ERR_ARG);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    CHECK(ARMCI_Init() == 0);
+    me = armci_msg_me();
+    np = armci_msg_nproc();
+    test_even_odd();
+    test_overlap_default();
+    test_armcix();
+    test_native();
+    ARMCI_Finalize();
+    int rc = check_exit("test_groups");
+    MPI_Finalize();
+    return rc;
+}
