@@ -19,7 +19,8 @@
 
 enum op {
     REACH_PUT, REACH_GET, REACH_ACC, MPI_PUT, MPI_GET, MPI_ACC, LOCAL_COPY, LOCAL_ACC,
-    REACH_FADD, MPI_FADD, REACH_LOCK, MPI_LOCK, REACH_BARRIER, MPI_BARRIER
+    REACH_FADD, MPI_FADD, REACH_LOCK, MPI_LOCK, REACH_BARRIER, MPI_BARRIER,
+    REACH_PUTS, REACH_GETS, REACH_ACCS
 };
 
 static struct {
@@ -31,6 +32,7 @@ static struct {
     reach_mutexes_t *mutexes;
     MPI_Comm pair;         /* ranks 0 and 1 */
     MPI_Win win;
+    reach_strided_t shape;  /* of the strided table: runs spread at twice their length */
     FILE *json;
     int json_first;
 } B;
@@ -54,32 +56,33 @@ static double run_batch(enum op op, size_t size, long iters)
 {
     const double one = 1.0;
     int64_t old;
+    int bad = 0;
     double t0 = now();
     for (long i = 0; i < iters; i++) {
         switch (op) {
         case REACH_PUT:
-            reach_put(B.src, B.seg_target, size, 1);
-            reach_fence(1);
+            bad |= reach_put(B.src, B.seg_target, size, 1) != 0;
+            bad |= reach_fence(1) != 0;
             break;
         case REACH_GET:
-            reach_get(B.seg_target, B.dst, size, 1);
+            bad |= reach_get(B.seg_target, B.dst, size, 1) != 0;
             break;
         case REACH_ACC:
-            reach_acc(REACH_DOUBLE, &one, B.acc_src, B.seg_target, size, 1);
-            reach_fence(1);
+            bad |= reach_acc(REACH_DOUBLE, &one, B.acc_src, B.seg_target, size, 1) != 0;
+            bad |= reach_fence(1) != 0;
             break;
         case MPI_PUT:
-            MPI_Put(B.src, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win);
-            MPI_Win_flush(1, B.win);
+            bad |= MPI_Put(B.src, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win) != 0;
+            bad |= MPI_Win_flush(1, B.win) != 0;
             break;
         case MPI_GET:
-            MPI_Get(B.dst, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win);
-            MPI_Win_flush(1, B.win);
+            bad |= MPI_Get(B.dst, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win) != 0;
+            bad |= MPI_Win_flush(1, B.win) != 0;
             break;
         case MPI_ACC:
-            MPI_Accumulate(B.acc_src, (int)(size / 8), MPI_DOUBLE, 1, 0, (int)(size / 8), MPI_DOUBLE,
-                           MPI_SUM, B.win);
-            MPI_Win_flush(1, B.win);
+            bad |= MPI_Accumulate(B.acc_src, (int)(size / 8), MPI_DOUBLE, 1, 0, (int)(size / 8),
+                                  MPI_DOUBLE, MPI_SUM, B.win) != 0;
+            bad |= MPI_Win_flush(1, B.win) != 0;
             break;
         case LOCAL_COPY:
             memcpy(B.dst, B.src, size);
@@ -90,31 +93,50 @@ static double run_batch(enum op op, size_t size, long iters)
             __asm__ __volatile__("" ::: "memory");
             break;
         case REACH_FADD:
-            reach_fetch_add_i64((int64_t *)(void *)B.seg_target, 1, &old, 1);
+            bad |= reach_fetch_add_i64((int64_t *)(void *)B.seg_target, 1, &old, 1) != 0;
             break;
         case MPI_FADD: {
             int64_t inc = 1;
-            MPI_Fetch_and_op(&inc, &old, MPI_INT64_T, 1, 0, MPI_SUM, B.win);
-            MPI_Win_flush(1, B.win);
+            bad |= MPI_Fetch_and_op(&inc, &old, MPI_INT64_T, 1, 0, MPI_SUM, B.win) != 0;
+            bad |= MPI_Win_flush(1, B.win) != 0;
             break;
         }
         case REACH_LOCK:
-            reach_mutex_lock(B.mutexes, 0, 1);
-            reach_mutex_unlock(B.mutexes, 0, 1);
+            bad |= reach_mutex_lock(B.mutexes, 0, 1) != 0;
+            bad |= reach_mutex_unlock(B.mutexes, 0, 1) != 0;
             break;
         case MPI_LOCK:
-            MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, B.win);
-            MPI_Win_unlock(1, B.win);
+            bad |= MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, B.win) != 0;
+            bad |= MPI_Win_unlock(1, B.win) != 0;
             break;
         case REACH_BARRIER:
-            reach_barrier();
+            bad |= reach_barrier() != 0;
             break;
         case MPI_BARRIER:
-            MPI_Barrier(MPI_COMM_WORLD);
+            bad |= MPI_Barrier(MPI_COMM_WORLD) != 0;
+            break;
+        case REACH_PUTS:
+            bad |= reach_put_strided(B.src, B.seg_target, &B.shape, 1) != 0;
+            bad |= reach_fence(1) != 0;
+            break;
+        case REACH_GETS: {
+            reach_strided_t g = B.shape;   /* remote side strided, local packed */
+            g.src_stride[0] = B.shape.dst_stride[0];
+            g.dst_stride[0] = B.shape.src_stride[0];
+            bad |= reach_get_strided(B.seg_target, B.dst, &g, 1) != 0;
+            break;
+        }
+        case REACH_ACCS:
+            bad |= reach_acc_strided(REACH_DOUBLE, &one, B.acc_src, B.seg_target, &B.shape, 1) != 0;
+            bad |= reach_fence(1) != 0;
             break;
         }
     }
-    return (now() - t0) / (double)iters;
+    double t = (now() - t0) / (double)iters;
+    /* A failed call would be timed as a fast one. */
+    if (bad)
+        reach_abort(1, "reach-bench: an operation failed (see the message above)");
+    return t;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -148,12 +170,12 @@ static long calibrate(enum op op, size_t size)
     }
 }
 
-/* Times n operations on the same size, their samples interleaved so that a
+/* Times n (at most 8) operations on the same size, their samples interleaved so that a
  * burst of noise from the machine falls on all of them alike. us[k][s] is
  * sample s of ops[k] in microseconds per operation; med[k] its median. */
 static void measure(int n, const enum op *ops, size_t size, double us[][MAX_SAMPLES], double *med)
 {
-    long iters[4];
+    long iters[8];
     for (int k = 0; k < n; k++)
         iters[k] = calibrate(ops[k], size);
     for (int s = 0; s < B.samples; s++)
@@ -216,6 +238,48 @@ static void bench_single(const char *name, enum op r, enum op m, const char *mpi
     reach_barrier();
 }
 
+/* Strided against contiguous for the same total bytes: runs of 8 B to
+ * 64 KiB at the target, each followed by a gap one cache line longer than
+ * itself (a stride that, like most leading dimensions, is no power of two:
+ * with a stride of exactly twice the run, 2 KiB runs touch half of every
+ * 4 KiB page and lose a further 10%, a cache effect docs/benchmarks.md
+ * shows). The local side is packed. */
+static void bench_strided(void)
+{
+    const enum op ops[6] = {REACH_PUTS, REACH_PUT, REACH_GETS, REACH_GET, REACH_ACCS, REACH_ACC};
+    static const char *const names[6] = {"puts", "put", "gets", "get", "accs", "acc"};
+    double us[6][MAX_SAMPLES], med[6];
+    size_t total = B.max_size;
+    if (B.me == 0) {
+        printf("\nstrided against contiguous, %zu bytes in all (GB/s, median of %d)\n", total, B.samples);
+        printf("%10s %10s %10s %10s %10s %10s %10s\n", "run bytes", "put", "% contig", "get",
+               "% contig", "acc", "% contig");
+        for (size_t run = 8; run <= 65536 && run <= total; run *= 2) {
+            memset(&B.shape, 0, sizeof B.shape);
+            B.shape.levels = 1;
+            B.shape.count[0] = run;
+            B.shape.count[1] = total / run;
+            B.shape.src_stride[0] = run;
+            B.shape.dst_stride[0] = 2 * run + 64;
+            /* The contiguous ops in the same interleaved samples move the
+             * same total. */
+            measure(6, ops, total, us, med);
+            for (int k = 0; k < 6; k++) {
+                char name[32];
+                snprintf(name, sizeof name, "%s_run%zu", names[k], run);
+                json_result(name, "reach", total, med[k], us[k]);
+            }
+            double gb[6];
+            for (int k = 0; k < 6; k++)
+                gb[k] = (double)total / med[k] * 1e-3;
+            printf("%10zu %10.2f %9.0f%% %10.2f %9.0f%% %10.2f %9.0f%%\n", run, gb[0],
+                   100 * gb[0] / gb[1], gb[2], 100 * gb[2] / gb[3], gb[4], 100 * gb[4] / gb[5]);
+            fflush(stdout);
+        }
+    }
+    reach_barrier();
+}
+
 static void usage(void)
 {
     printf("usage: mpiexec -n N reach-bench [--quick] [--max-size BYTES] [--json FILE]\n"
@@ -261,7 +325,8 @@ int main(int argc, char **argv)
     }
 
     /* reach: rank 1's segment and a mutex it hosts. */
-    size_t seg = B.max_size + 4096;
+    /* Room for the strided table's gaps: 8-byte runs at a stride of 80. */
+    size_t seg = 10 * B.max_size + 4096;
     void **bases = malloc(sizeof(void *) * (size_t)B.np);
     if (reach_malloc(seg, bases) != REACH_SUCCESS ||
         reach_mutexes_create(1, &B.mutexes) != REACH_SUCCESS)
@@ -309,6 +374,7 @@ int main(int argc, char **argv)
     bench_transfer("put", REACH_PUT, MPI_PUT, LOCAL_COPY);
     bench_transfer("get", REACH_GET, MPI_GET, LOCAL_COPY);
     bench_transfer("acc", REACH_ACC, MPI_ACC, LOCAL_ACC);
+    bench_strided();
 
     if (B.me == 0)
         printf("\nsynchronization (us, median of %d)\n%-22s %10s %10s %10s\n", B.samples, "operation",

@@ -27,26 +27,47 @@ static void shm_acc_straddling(int rank, reach_type_t t, const void *scale, cons
     shm_mutex_unlock(lo);
 }
 
-void shm_acc(int rank, reach_type_t t, const void *scale, const void *src, char *dst, size_t bytes)
+/* Accumulates one run, taking stripe locks as it goes. *held is the stripe
+ * lock the caller already holds (or NULL); the lock of the run's last
+ * stripe stays held on return, so that the next run of a strided
+ * accumulate in the same stripe takes no lock again. Only one stripe lock
+ * is ever held between calls, so no two processes can deadlock. */
+static void shm_acc_run(int rank, reach_type_t t, const void *scale, const char *s, char *dst,
+                        size_t bytes, _Atomic uint32_t **held)
 {
-    const char *s = src;
     size_t es = acc_elem_size(t);
     while (bytes > 0) {
         size_t n = shm_stripe_room(rank, dst);
         n = n < bytes ? n - n % es : bytes;
         if (n == 0) {
+            if (*held) {
+                shm_mutex_unlock(*held);
+                *held = NULL;
+            }
             shm_acc_straddling(rank, t, scale, s, dst);
             n = es;
         } else {
             _Atomic uint32_t *lock = shm_stripe_lock(rank, dst);
-            shm_mutex_lock(lock);
+            if (lock != *held) {
+                if (*held)
+                    shm_mutex_unlock(*held);
+                shm_mutex_lock(lock);
+                *held = lock;
+            }
             acc_apply(t, scale, s, dst, n);
-            shm_mutex_unlock(lock);
         }
         s += n;
         dst += n;
         bytes -= n;
     }
+}
+
+void shm_acc(int rank, reach_type_t t, const void *scale, const void *src, char *dst, size_t bytes)
+{
+    _Atomic uint32_t *held = NULL;
+    shm_acc_run(rank, t, scale, src, dst, bytes, &held);
+    if (held)
+        shm_mutex_unlock(held);
 }
 
 /* The strided walk: the innermost level is a plain loop, the outer levels
@@ -60,6 +81,7 @@ static inline void shm_strided_walk(shm_run_op_t op, int rank, reach_type_t t, c
     const size_t n1 = L >= 1 ? p->count[1] : 1;
     const size_t ss1 = L >= 1 ? p->src_stride[0] : 0, ds1 = L >= 1 ? p->dst_stride[0] : 0;
     size_t idx[REACH_MAX_STRIDE_LEVELS + 1] = {0};
+    _Atomic uint32_t *held = NULL;
     for (;;) {
         const char *s = src;
         char *d = dst;
@@ -67,7 +89,7 @@ static inline void shm_strided_walk(shm_run_op_t op, int rank, reach_type_t t, c
             if (op == SHM_RUN_COPY)
                 shm_copy(d, s, run);
             else
-                shm_acc(rank, t, scale, s, d, run);
+                shm_acc_run(rank, t, scale, s, d, run, &held);
         }
         int k = 2;
         for (; k <= L; k++) {
@@ -81,8 +103,10 @@ static inline void shm_strided_walk(shm_run_op_t op, int rank, reach_type_t t, c
             idx[k] = 0;
         }
         if (k > L)
-            return;
+            break;
     }
+    if (held)
+        shm_mutex_unlock(held);
 }
 
 void shm_strided_copy(const reach_strided_t *plan, const char *src, char *dst)
