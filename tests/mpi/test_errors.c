@@ -90,6 +90,49 @@ int main(int argc, char **argv)
     CHECK(r.magic == 0);
     check_untouched(bases, S);
 
+    /* Strided: levels, counts, extents, alignment of accumulate strides. */
+    reach_strided_t sh = {0};
+    sh.levels = 1;
+    sh.count[0] = 8;
+    sh.count[1] = 4;
+    sh.src_stride[0] = 16;
+    sh.dst_stride[0] = 8;
+    CHECK(reach_get_strided(tb, buf, &sh, t) == REACH_SUCCESS);   /* 56 remote bytes: fits */
+    sh.src_stride[0] = 8;
+    sh.dst_stride[0] = 100;                                       /* 308 > 256 */
+    CHECK(reach_put_strided(buf, tb, &sh, t) == REACH_ERR_RANGE);
+    sh.dst_stride[0] = 16;
+    sh.levels = REACH_MAX_STRIDE_LEVELS + 1;
+    CHECK(reach_put_strided(buf, tb, &sh, t) == REACH_ERR_ARG);
+    sh.levels = -1;
+    CHECK(reach_put_strided(buf, tb, &sh, t) == REACH_ERR_ARG);
+    CHECK(reach_put_strided(buf, tb, NULL, t) == REACH_ERR_ARG);
+    sh.levels = 1;
+    sh.dst_stride[0] = 20;                                        /* not a multiple of 8 */
+    CHECK(reach_acc_strided(REACH_DOUBLE, &d, buf, tb, &sh, t) == REACH_ERR_ALIGN);
+    sh.dst_stride[0] = SIZE_MAX / 2;                              /* overflows */
+    CHECK(reach_put_strided(buf, tb, &sh, t) == REACH_ERR_ARG);
+    sh.count[1] = 0;                                              /* nothing to move */
+    CHECK(reach_put_strided(buf, NULL, &sh, t) == REACH_SUCCESS);
+    CHECK(reach_put_strided_nb(buf, tb, &sh, t, NULL) == REACH_ERR_HANDLE);
+    /* Vector: a bad pair in the last descriptor stops everything. */
+    void *ls[2] = {buf, buf + 8}, *rs_ok[2] = {tb, tb + 8}, *rs_bad[2] = {tb + 16, tb + S};
+    reach_vector_t v[2] = {{ls, rs_ok, 2, 8}, {ls, rs_bad, 2, 8}};
+    CHECK(reach_put_vector(v, 2, t) == REACH_ERR_RANGE);
+    reach_vector_t vnull = {NULL, rs_ok, 1, 8};
+    CHECK(reach_put_vector(&vnull, 1, t) == REACH_ERR_ARG);
+    CHECK(reach_put_vector(NULL, 1, t) == REACH_ERR_ARG);
+    void *rs_mis[1] = {tb + 4};
+    reach_vector_t vmis = {ls, rs_mis, 1, 8};
+    CHECK(reach_acc_vector(REACH_DOUBLE, &d, &vmis, 1, t) == REACH_ERR_ALIGN);
+    CHECK(reach_get_vector(v, 2, np) == REACH_ERR_RANK);
+    /* Notify and groups. */
+    CHECK(reach_notify(np) == REACH_ERR_RANK);
+    CHECK(reach_notify_wait(0, NULL) == REACH_ERR_ARG);
+    CHECK(reach_barrier_group(NULL) == REACH_ERR_HANDLE);
+    CHECK(reach_node_size(-1) < 0 && reach_node_rank(0, np) < 0);
+    check_untouched(bases, S);
+
     /* Mutexes. */
     reach_mutexes_t *m;
     CHECK(reach_mutexes_create(-1, &m) == REACH_ERR_ARG);
