@@ -79,34 +79,32 @@ int reach_acc_strided(reach_type_t type, const void *scale, const void *src, voi
     return strided_run("reach_acc_strided", NC_ACC, type, scale, src, dst, shape, rank);
 }
 
+/* The non-blocking form: a complete request once the operation is done. */
+static int strided_nb(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+                      const void *src, void *dst, const reach_strided_t *shape, int rank,
+                      reach_request_t *req)
+{
+    int st = req_check(call, req);
+    return st != REACH_SUCCESS ? st
+                               : req_issue(req, strided_run(call, op, t, scale, src, dst, shape, rank));
+}
+
 int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
                          reach_request_t *req)
 {
-    const char *call = "reach_put_strided_nb";
-    int st = req_check(call, req);
-    return st != REACH_SUCCESS
-               ? st
-               : req_issue(req, strided_run(call, NC_PUT, REACH_INT, NULL, src, dst, shape, rank));
+    return strided_nb("reach_put_strided_nb", NC_PUT, REACH_INT, NULL, src, dst, shape, rank, req);
 }
 
 int reach_get_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
                          reach_request_t *req)
 {
-    const char *call = "reach_get_strided_nb";
-    int st = req_check(call, req);
-    return st != REACH_SUCCESS
-               ? st
-               : req_issue(req, strided_run(call, NC_GET, REACH_INT, NULL, src, dst, shape, rank));
+    return strided_nb("reach_get_strided_nb", NC_GET, REACH_INT, NULL, src, dst, shape, rank, req);
 }
 
 int reach_acc_strided_nb(reach_type_t type, const void *scale, const void *src, void *dst,
                          const reach_strided_t *shape, int rank, reach_request_t *req)
 {
-    const char *call = "reach_acc_strided_nb";
-    int st = req_check(call, req);
-    return st != REACH_SUCCESS
-               ? st
-               : req_issue(req, strided_run(call, NC_ACC, type, scale, src, dst, shape, rank));
+    return strided_nb("reach_acc_strided_nb", NC_ACC, type, scale, src, dst, shape, rank, req);
 }
 
 int reach_copy_strided(const void *src, void *dst, const reach_strided_t *shape)
@@ -196,24 +194,25 @@ int reach_acc_vector(reach_type_t type, const void *scale, const reach_vector_t 
     return vector_run("reach_acc_vector", NC_ACC, type, scale, v, n, rank);
 }
 
+static int vector_nb(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+                     const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
+{
+    int st = req_check(call, req);
+    return st != REACH_SUCCESS ? st : req_issue(req, vector_run(call, op, t, scale, v, n, rank));
+}
+
 int reach_put_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
 {
-    const char *call = "reach_put_vector_nb";
-    int st = req_check(call, req);
-    return st != REACH_SUCCESS ? st : req_issue(req, vector_run(call, NC_PUT, REACH_INT, NULL, v, n, rank));
+    return vector_nb("reach_put_vector_nb", NC_PUT, REACH_INT, NULL, v, n, rank, req);
 }
 
 int reach_get_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
 {
-    const char *call = "reach_get_vector_nb";
-    int st = req_check(call, req);
-    return st != REACH_SUCCESS ? st : req_issue(req, vector_run(call, NC_GET, REACH_INT, NULL, v, n, rank));
+    return vector_nb("reach_get_vector_nb", NC_GET, REACH_INT, NULL, v, n, rank, req);
 }
 
 int reach_acc_vector_nb(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n,
                         int rank, reach_request_t *req)
 {
-    const char *call = "reach_acc_vector_nb";
-    int st = req_check(call, req);
-    return st != REACH_SUCCESS ? st : req_issue(req, vector_run(call, NC_ACC, type, scale, v, n, rank));
+    return vector_nb("reach_acc_vector_nb", NC_ACC, type, scale, v, n, rank, req);
 }
