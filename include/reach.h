@@ -71,6 +71,9 @@ REACH_API int reach_node_count(void);
 REACH_API int reach_node_size(int node);
 REACH_API int reach_node_rank(int node, int i);
 REACH_API const char *reach_strerror(int status);
+/* Prints reach's one-line message for a failed call ("reach: rank R: call:
+ * msg", unless REACH_QUIET) and returns status; for layers built on reach. */
+REACH_API int reach_report(int status, const char *call, const char *msg);
 /* Aborts the whole job with a message; never returns, never exits with 0. */
 REACH_API REACH_NORETURN void reach_abort(int code, const char *msg);
 

@@ -21,16 +21,12 @@ void armci_check(int status, const char *call)
 
 int armci_error(int status, const char *call, const char *fmt, ...)
 {
-    const char *quiet = getenv("REACH_QUIET");
-    if (quiet && strcmp(quiet, "0") != 0 && quiet[0] != '\0')
-        return status;
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "reach: rank %d: %s: %s\n", reach_rank(), call, msg);
-    return status;
+    return reach_report(status, call, msg);
 }
 
 /* ---- start-up and termination ------------------------------------------- */

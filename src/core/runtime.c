@@ -85,6 +85,11 @@ _Noreturn void rt_fatal(const char *fmt, ...)
     rt_abort_job(1);
 }
 
+int reach_report(int status, const char *call, const char *msg)
+{
+    return rt_error(status, call ? call : "?", "%s", msg ? msg : "");
+}
+
 void reach_abort(int code, const char *msg)
 {
     fprintf(stderr, "reach: rank %d: abort (code %d): %s\n", rt.rank, code, msg ? msg : "");
