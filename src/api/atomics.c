@@ -1,6 +1,7 @@
 /* Typed remote atomics: 32- and 64-bit fetch-add, swap, compare-and-swap. */
 #include "core/runtime.h"
 #include "transport/shm/shm_ops.h"
+#include "transport/transport.h"
 
 static inline int atomic_run(const char *call, int rank, void *dst, int width,
                              shm_atomic_op_t op, int64_t a, int64_t b, int64_t *old)
@@ -13,9 +14,16 @@ static inline int atomic_run(const char *call, int rank, void *dst, int width,
         return rt_error(REACH_ERR_ALIGN, call, "target %p is not aligned to %d bytes", dst, width);
     if (unlikely(old == NULL))
         return rt_error(REACH_ERR_ARG, call, "old is NULL");
-    *old = shm_atomic(rank, local, width, op, a, b);
     rt_count(REACH_OP_ATOMIC, rank, (size_t)width);
-    return REACH_SUCCESS;
+    if (likely(local != NULL)) {
+        *old = shm_atomic(rank, local, width, op, a, b);
+        return REACH_SUCCESS;
+    }
+    int64_t o = 0;
+    st = net->atomic(rank, (uintptr_t)dst, width, op, a, b, &o);
+    /* A 32-bit old value comes back as the word it was. */
+    *old = width == 4 ? (int32_t)o : o;
+    return st;
 }
 
 #define ATOMIC_I32(name, op, A, B, ...)                                            \

@@ -4,6 +4,7 @@
 #include "core/request.h"
 #include "core/strided.h"
 #include "transport/shm/shm_ops.h"
+#include "transport/transport.h"
 
 enum nc_op { NC_PUT, NC_GET, NC_ACC };
 
@@ -55,11 +56,14 @@ static int strided_run(const char *call, enum nc_op op, reach_type_t t, const vo
     size_t bytes = strided_bytes(&plan);
     if (bytes == 0)
         return REACH_SUCCESS;
+    rt_count(op == NC_PUT ? REACH_OP_PUT : op == NC_GET ? REACH_OP_GET : REACH_OP_ACC, rank, bytes);
+    if (op == NC_GET ? s == NULL : d == NULL)   /* the remote side has no mapping here */
+        return net_strided(op == NC_PUT ? NET_PUT : op == NC_GET ? NET_GET : NET_ACC, rank, t, scale,
+                           &plan, op == NC_GET ? dst : src, (uintptr_t)(op == NC_GET ? src : dst));
     if (op == NC_ACC)
         shm_strided_acc(rank, t, scale, &plan, s, d);
     else
         shm_strided_copy(&plan, s, d);
-    rt_count(op == NC_PUT ? REACH_OP_PUT : op == NC_GET ? REACH_OP_GET : REACH_OP_ACC, rank, bytes);
     return REACH_SUCCESS;
 }
 
@@ -162,16 +166,20 @@ static int vector_run(const char *call, enum nc_op op, reach_type_t t, const voi
         size_t b = v[i].bytes;
         for (size_t j = 0; j < v[i].count && b > 0; j++) {
             char *mapped = NULL;
-            if (op == NC_GET) {
-                rt_translate(call, rank, v[i].src[j], b, &mapped);
+            void *remote = op == NC_GET ? v[i].src[j] : v[i].dst[j];
+            rt_translate(call, rank, remote, b, &mapped);
+            if (mapped == NULL)
+                st = op == NC_PUT ? net->put(rank, v[i].src[j], (uintptr_t)remote, b)
+                   : op == NC_GET ? net->get(rank, (uintptr_t)remote, v[i].dst[j], b)
+                                  : net->acc(rank, t, scale, v[i].src[j], (uintptr_t)remote, b);
+            else if (op == NC_GET)
                 shm_copy(v[i].dst[j], mapped, b);
-            } else {
-                rt_translate(call, rank, v[i].dst[j], b, &mapped);
-                if (op == NC_PUT)
-                    shm_copy(mapped, v[i].src[j], b);
-                else
-                    shm_acc(rank, t, scale, v[i].src[j], mapped, b);
-            }
+            else if (op == NC_PUT)
+                shm_copy(mapped, v[i].src[j], b);
+            else
+                shm_acc(rank, t, scale, v[i].src[j], mapped, b);
+            if (st != REACH_SUCCESS)
+                return st;
             total += b;
         }
     }

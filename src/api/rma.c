@@ -3,6 +3,7 @@
 #include "core/request.h"
 #include "core/runtime.h"
 #include "transport/shm/shm_ops.h"
+#include "transport/transport.h"
 
 #include <string.h>
 
@@ -14,8 +15,11 @@ int reach_put(const void *src, void *dst, size_t bytes, int rank)
         return st;
     if (unlikely((st = rt_check_local("reach_put", src, bytes, "source")) != REACH_SUCCESS))
         return st;
-    shm_copy(local, src, bytes);
     rt_count(REACH_OP_PUT, rank, bytes);
+    if (likely(local != NULL))
+        shm_copy(local, src, bytes);
+    else if (bytes > 0)
+        return net->put(rank, src, (uintptr_t)dst, bytes);
     return REACH_SUCCESS;
 }
 
@@ -27,8 +31,11 @@ int reach_get(const void *src, void *dst, size_t bytes, int rank)
         return st;
     if (unlikely((st = rt_check_local("reach_get", dst, bytes, "destination")) != REACH_SUCCESS))
         return st;
-    shm_copy(dst, local, bytes);
     rt_count(REACH_OP_GET, rank, bytes);
+    if (likely(local != NULL))
+        shm_copy(dst, local, bytes);
+    else if (bytes > 0)
+        return net->get(rank, (uintptr_t)src, dst, bytes);
     return REACH_SUCCESS;
 }
 
@@ -43,8 +50,11 @@ static int rma_acc(const char *call, reach_type_t type, const void *scale, const
         st = rt_check_local(call, src, bytes, "source");
     if (unlikely(st != REACH_SUCCESS))
         return st;
-    shm_acc(rank, type, scale, src, local, bytes);
     rt_count(REACH_OP_ACC, rank, bytes);
+    if (likely(local != NULL))
+        shm_acc(rank, type, scale, src, local, bytes);
+    else if (bytes > 0)
+        return net->acc(rank, type, scale, src, (uintptr_t)dst, bytes);
     return REACH_SUCCESS;
 }
 

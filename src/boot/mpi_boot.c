@@ -19,7 +19,19 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
     MPI_Comm_dup(comm != MPI_COMM_NULL ? comm : MPI_COMM_WORLD, &rt.comm);
     MPI_Comm_rank(rt.comm, &rt.rank);
     MPI_Comm_size(rt.comm, &rt.size);
-    MPI_Comm_split_type(rt.comm, MPI_COMM_TYPE_SHARED, rt.rank, MPI_INFO_NULL, &rt.node_comm);
+    /* A node is the set of ranks sharing a machine; REACH_NODE_SIZE cuts a
+     * machine's ranks (in rank order) into smaller nodes, so that one
+     * machine can exercise the network transport. */
+    MPI_Comm machine;
+    MPI_Comm_split_type(rt.comm, MPI_COMM_TYPE_SHARED, rt.rank, MPI_INFO_NULL, &machine);
+    if (rt.cfg.node_size > 0) {
+        int mrank;
+        MPI_Comm_rank(machine, &mrank);
+        MPI_Comm_split(machine, mrank / (int)rt.cfg.node_size, rt.rank, &rt.node_comm);
+        MPI_Comm_free(&machine);
+    } else {
+        rt.node_comm = machine;
+    }
     MPI_Comm_rank(rt.node_comm, &rt.node_rank);
     MPI_Comm_size(rt.node_comm, &rt.node_size);
 

@@ -11,4 +11,6 @@
     X(shm_limit, "REACH_SHM_LIMIT", SIZE, "0",                                       \
       "most shared memory one process may allocate (0: no limit but the machine's)") \
     X(quiet, "REACH_QUIET", BOOL, "0",                                               \
-      "do not print the one-line message of a call that fails on bad arguments")
+      "do not print the one-line message of a call that fails on bad arguments")      \
+    X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
+      "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)")

@@ -65,9 +65,10 @@ int group_check(const char *call, const reach_group_t *g)
 
 void group_barrier(reach_group_t *g)
 {
-    /* The world's barrier is the node barrier, which sleeps rather than
-     * polls; other groups use MPI (their barriers are not on a hot path). */
-    if (g == &group_world)
+    /* The world's barrier on one node is the node barrier, which sleeps
+     * rather than polls; other groups, and the world across nodes, use MPI
+     * (allocation and set-up are not hot paths). */
+    if (g == &group_world && rt.node_count == 1)
         shm_node_barrier();
     else
         MPI_Barrier(g->comm);

@@ -5,6 +5,7 @@
 #include "reach_mpi.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
+#include "transport/transport.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -108,13 +109,6 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
     st = boot_init(argc, argv, comm);
     if (st != REACH_SUCCESS)
         return st;
-    if (rt.node_count > 1) {
-        st = rt_error(REACH_ERR_UNSUPPORTED, "reach_init",
-                      "the job spans %d nodes; this build of reach runs on one node only",
-                      rt.node_count);
-        boot_finalize();
-        return st;
-    }
     st = shm_init();
     if (st != REACH_SUCCESS) {
         boot_finalize();
@@ -122,6 +116,11 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
     }
     memset(&rt.stats, 0, sizeof rt.stats);
     rt.alloc_seq = 0;
+    if (rt.node_count > 1 && (st = ucx_init()) != REACH_SUCCESS) {
+        shm_finalize();
+        boot_finalize();
+        return st;
+    }
     rt.initialized = 1;
     group_init_world();
     st = notify_init();
@@ -157,6 +156,7 @@ int reach_finalize(void)
     sync_barrier();
     if (rt.cfg.stats)
         stats_print(stderr);
+    ucx_finalize();
     notify_finalize();
     mem_release_all();
     sync_finalize();

@@ -11,6 +11,7 @@
 #include "reach.h"
 
 #define REACH_HIDDEN __attribute__((visibility("hidden")))
+#define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* One live segment of a rank: [start, end) in that rank's address space. */
@@ -108,8 +109,10 @@ int seg_table_insert(seg_table_t *t, uintptr_t start, uintptr_t end) REACH_HIDDE
 void seg_table_remove(seg_table_t *t, uintptr_t start) REACH_HIDDEN;
 void seg_table_clear(seg_table_t *t) REACH_HIDDEN;
 
-/* Validates a remote range of rank and returns its local mapping in *local.
- * Zero-byte ranges are valid anywhere and map to NULL. */
+/* Validates a remote range of rank and returns its local mapping in *local,
+ * or NULL if rank is on another node (reached through transport.h's net).
+ * Zero-byte ranges are valid anywhere and map to NULL; callers return
+ * before using them. */
 static inline int rt_translate(const char *call, int rank, const void *remote,
                                size_t bytes, char **local)
 {
@@ -126,10 +129,8 @@ static inline int rt_translate(const char *call, int rank, const void *remote,
         return rt_error(REACH_ERR_RANGE, call,
                         "remote range [%p, +%zu) is not inside a segment of rank %d",
                         remote, bytes, rank);
-    if (unlikely(p->map == NULL))
-        return rt_error(REACH_ERR_UNSUPPORTED, call,
-                        "rank %d is on another node and no network transport is built", rank);
-    *local = p->map + (a - p->rbase);
+    /* Locality, decided here once: a mapping, or NULL for the network. */
+    *local = p->map ? p->map + (a - p->rbase) : NULL;
     return REACH_SUCCESS;
 }
 

@@ -7,8 +7,10 @@
 #include "core/mem.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
+#include "transport/transport.h"
 
 #include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +31,8 @@ struct reach_mutexes {
     reach_group_t *group;
     void *mine;          /* this rank's lock words */
     int *count;          /* mutexes hosted by each rank (0 outside the group) */
-    char **words;        /* each rank's lock words, mapped here */
+    char **words;        /* each rank's lock words, mapped here (NULL: other node) */
+    uintptr_t *raddr;    /* each rank's lock words, in its address space */
     int *first;          /* index of (rank, 0) in held[] */
     signed char *held;   /* queue-node slot holding (rank, id), -1 if none */
     reach_mutexes_t *next_set;
@@ -43,11 +46,47 @@ static inline uint64_t mcs_encode(int rank, int slot)
     return ((uint64_t)(rank + 1) << 32) | (uint32_t)slot;
 }
 
+static inline int mcs_rank(uint64_t enc)
+{
+    return (int)(enc >> 32) - 1;
+}
+
+/* The queue node, mapped here; NULL if its process is on another node. */
 static inline mcs_qnode_t *mcs_qnode(uint64_t enc)
 {
-    int rank = (int)(enc >> 32) - 1;
-    int slot = (int)(enc & 0xffffffffu);
-    return (mcs_qnode_t *)(void *)(rt.peers[rank].map + SHM_QNODE_OFF) + slot;
+    char *map = rt.peers[mcs_rank(enc)].map;
+    return map ? (mcs_qnode_t *)(void *)(map + SHM_QNODE_OFF) + (enc & 0xffffffffu) : NULL;
+}
+
+/* A field of a queue node on another node, in its process's addresses. */
+static inline uintptr_t mcs_qnode_raddr(uint64_t enc, size_t field)
+{
+    return rt.peers[mcs_rank(enc)].rbase + SHM_QNODE_OFF +
+           (enc & 0xffffffffu) * sizeof(mcs_qnode_t) + field;
+}
+
+/* Links the predecessor's queue node to ours. */
+static void mcs_link(uint64_t prev, uint64_t me)
+{
+    mcs_qnode_t *pq = mcs_qnode(prev);
+    if (pq)
+        atom_store_release(&pq->next, me);
+    else
+        net->sync(mcs_rank(prev), mcs_qnode_raddr(prev, offsetof(mcs_qnode_t, next)),
+                  NET_SYNC_STORE64, me, 0, NULL);
+}
+
+/* Passes the lock to the successor: clears its flag and wakes it. */
+static void mcs_pass(uint64_t next)
+{
+    mcs_qnode_t *nq = mcs_qnode(next);
+    if (nq) {
+        atom_store_seq_cst(&nq->locked.value, 0);
+        shm_waitword_wake(&nq->locked);
+    } else {
+        net->sync(mcs_rank(next), mcs_qnode_raddr(next, offsetof(mcs_qnode_t, locked)),
+                  NET_SYNC_STORE32_WAKE, 0, 0, NULL);
+    }
 }
 
 static int mutex_check(const char *call, reach_mutexes_t *set, int id, int rank)
@@ -95,14 +134,16 @@ int reach_mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **ou
     set->count = calloc((size_t)rt.size, sizeof(int));
     set->first = malloc(sizeof(int) * (size_t)rt.size);
     set->words = calloc((size_t)rt.size, sizeof(char *));
-    if (!set->count || !set->first || !set->words)
+    set->raddr = calloc((size_t)rt.size, sizeof(uintptr_t));
+    if (!set->count || !set->first || !set->words || !set->raddr)
         rt_fatal("%s: out of private memory", call);
     MPI_Allgather(&count, 1, MPI_INT, counts, 1, MPI_INT, g->comm);
     for (int i = 0; i < g->size; i++) {
         int r = g->world[i];
         peer_t *p = &rt.peers[r];
         set->count[r] = counts[i];
-        set->words[r] = bases[i] ? p->map + ((uintptr_t)bases[i] - p->rbase) : NULL;
+        set->words[r] = bases[i] && p->map ? p->map + ((uintptr_t)bases[i] - p->rbase) : NULL;
+        set->raddr[r] = (uintptr_t)bases[i];
     }
     int total = 0;
     for (int r = 0; r < rt.size; r++) {
@@ -137,6 +178,7 @@ static void mutexes_release(reach_mutexes_t *set)
     free(set->count);
     free(set->first);
     free(set->words);
+    free(set->raddr);
     free(set->held);
     free(set);
 }
@@ -188,9 +230,23 @@ static inline void mcs_slot_hold(reach_mutexes_t *set, int id, int rank, int slo
     set->held[set->first[rank] + id] = (signed char)slot;
 }
 
-static inline _Atomic uint64_t *mcs_word(reach_mutexes_t *set, int id, int rank)
+/* Swap or compare-and-swap on lock word (rank, id): a CPU atomic on this
+ * node, the target's server on another. Returns the old value. */
+static uint64_t mcs_word_op(reach_mutexes_t *set, int id, int rank, net_sync_op_t op, uint64_t a,
+                            uint64_t b)
 {
-    return (_Atomic uint64_t *)(void *)(set->words[rank] + (size_t)id * MCS_WORD_STRIDE);
+    size_t off = (size_t)id * MCS_WORD_STRIDE;
+    if (set->words[rank] == NULL) {
+        uint64_t old = 0;
+        net->sync(rank, set->raddr[rank] + off, op, a, b, &old);
+        return old;
+    }
+    _Atomic uint64_t *w = (_Atomic uint64_t *)(void *)(set->words[rank] + off);
+    if (op == NET_SYNC_SWAP64)
+        return atom_xchg_acq_rel(w, a);
+    uint64_t old = a;
+    atom_cas_acq_rel(w, &old, b);
+    return old;
 }
 
 int reach_mutex_lock(reach_mutexes_t *set, int id, int rank)
@@ -206,10 +262,10 @@ int reach_mutex_lock(reach_mutexes_t *set, int id, int rank)
     mcs_qnode_t *q = mcs_qnode(me);
     atom_store_relaxed(&q->next, 0);
     atom_store_relaxed(&q->locked.value, 1);
-    uint64_t prev = atom_xchg_acq_rel(mcs_word(set, id, rank), me);
+    uint64_t prev = mcs_word_op(set, id, rank, NET_SYNC_SWAP64, me, 0);
     if (prev != 0) {
         rt.stats.lock_contended++;
-        atom_store_release(&mcs_qnode(prev)->next, me);
+        mcs_link(prev, me);
         shm_waitword_wait_change(&q->locked, 1);
     }
     rt_count(REACH_OP_LOCK, rank, 0);
@@ -226,11 +282,11 @@ int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired)
         st = mcs_slot_take(call, set, id, rank, &slot);
     if (unlikely(st != REACH_SUCCESS))
         return st;
-    uint64_t me = mcs_encode(rt.rank, slot), expected = 0;
+    uint64_t me = mcs_encode(rt.rank, slot);
     mcs_qnode_t *q = mcs_qnode(me);
     atom_store_relaxed(&q->next, 0);
     /* Only an empty queue is joined: the caller never waits. */
-    *acquired = atom_cas_acq_rel(mcs_word(set, id, rank), &expected, me);
+    *acquired = mcs_word_op(set, id, rank, NET_SYNC_CAS64, 0, me) == 0;
     if (*acquired) {
         mcs_slot_hold(set, id, rank, slot);
         rt_count(REACH_OP_LOCK, rank, 0);
@@ -253,8 +309,7 @@ int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank)
     mcs_qnode_t *q = mcs_qnode(me);
     uint64_t next = atom_load_acquire(&q->next);
     if (next == 0) {
-        uint64_t expected = me;
-        if (atom_cas_acq_rel(mcs_word(set, id, rank), &expected, 0))
+        if (mcs_word_op(set, id, rank, NET_SYNC_CAS64, me, 0) == me)
             goto released;
         /* A successor swapped itself in but has not linked to us yet. */
         for (unsigned i = 0; (next = atom_load_acquire(&q->next)) == 0; i++) {
@@ -264,9 +319,7 @@ int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank)
                 sched_yield();
         }
     }
-    mcs_qnode_t *nq = mcs_qnode(next);
-    atom_store_seq_cst(&nq->locked.value, 0);
-    shm_waitword_wake(&nq->locked);
+    mcs_pass(next);
 released:
     *h = -1;
     free_slots |= (uint64_t)1 << slot;

@@ -5,12 +5,14 @@
 #include "core/mem.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
+#include "transport/transport.h"
 
 #include <stdlib.h>
 
 static struct {
     void *mine;                 /* my counters, one per sender */
-    shm_waitword_t **at;        /* by rank: its counters, mapped here */
+    shm_waitword_t **at;        /* by rank: its counters, mapped here (NULL: other node) */
+    uintptr_t *raddr;           /* by rank: its counters, in its address space */
     int *sent, *waited;         /* by rank */
 } nt;
 
@@ -20,16 +22,19 @@ int notify_init(void)
     nt.at = calloc((size_t)rt.size, sizeof *nt.at);
     nt.sent = calloc((size_t)rt.size, sizeof(int));
     nt.waited = calloc((size_t)rt.size, sizeof(int));
-    if (!bases || !nt.at || !nt.sent || !nt.waited)
+    nt.raddr = calloc((size_t)rt.size, sizeof(uintptr_t));
+    if (!bases || !nt.at || !nt.sent || !nt.waited || !nt.raddr)
         rt_fatal("reach_init: out of private memory");
     int st = mem_alloc_collective("reach_init", &group_world,
                                   sizeof(shm_waitword_t) * (size_t)rt.size, bases, 0);
     if (st == REACH_SUCCESS) {
         nt.mine = bases[rt.rank];
-        for (int r = 0; r < rt.size; r++)
+        for (int r = 0; r < rt.size; r++) {
+            nt.raddr[r] = (uintptr_t)bases[r];
             if (rt.peers[r].map)
                 nt.at[r] = (shm_waitword_t *)(void *)(rt.peers[r].map +
                                                       ((uintptr_t)bases[r] - rt.peers[r].rbase));
+        }
     }
     free(bases);
     return st;
@@ -40,6 +45,8 @@ void notify_finalize(void)
     free(nt.at);
     free(nt.sent);
     free(nt.waited);
+    free(nt.raddr);
+    nt.raddr = NULL;
     nt.at = NULL;
     nt.sent = nt.waited = NULL;
     nt.mine = NULL;   /* released with every other allocation */
@@ -50,9 +57,14 @@ int reach_notify(int rank)
     int st = reach_fence(rank);
     if (st != REACH_SUCCESS)
         return st;
-    shm_waitword_t *w = &nt.at[rank][rt.rank];
-    atom_fetch_add_seq_cst(&w->value, 1);
-    shm_waitword_wake(w);
+    if (nt.at[rank]) {
+        shm_waitword_t *w = &nt.at[rank][rt.rank];
+        atom_fetch_add_seq_cst(&w->value, 1);
+        shm_waitword_wake(w);
+    } else {
+        net->sync(rank, nt.raddr[rank] + (uintptr_t)rt.rank * sizeof(shm_waitword_t),
+                  NET_SYNC_ADD32_WAKE, 1, 0, NULL);
+    }
     return ++nt.sent[rank];
 }
 

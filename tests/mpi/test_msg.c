@@ -4,11 +4,13 @@
 #include "mpi_check.h"
 #include "armci.h"
 #include "message.h"
+#include "reach.h"
 
 #include <math.h>
 #include <string.h>
 
 static int me, np;
+static int node_size, node_first, masters;   /* this rank's node, the number of nodes */
 
 /* Each rank's contribution: signed, so that abs matters. */
 static long long val(int r, int i)
@@ -82,27 +84,27 @@ static void test_reductions(void)
     armci_msg_reduce(&r, 1, "+", ARMCI_DOUBLE);
     if (me == 0)
         CHECK(r == np * (np + 1) / 2.0);
-    /* Scopes on one node: NODE is everyone, MASTERS is rank 0 alone. */
+    /* Scopes: NODE is this rank's node, MASTERS the first rank of each. */
     int n = 1, m = 1;
     armci_msg_gop_scope(SCOPE_NODE, &n, 1, "+", ARMCI_INT);
-    CHECK_EQ_LL(n, np);
+    CHECK_EQ_LL(n, node_size);
     armci_msg_gop_scope(SCOPE_MASTERS, &m, 1, "+", ARMCI_INT);
-    CHECK_EQ_LL(m, 1);
+    CHECK_EQ_LL(m, me == node_first ? masters : 1);   /* others are outside: untouched */
     int c = me;
     armci_msg_clus_igop(&c, 1, "max");
-    CHECK_EQ_LL(c, np - 1);
+    CHECK_EQ_LL(c, node_first + node_size - 1);
     double cd = 1;
     armci_msg_clus_dgop(&cd, 1, "+");
-    CHECK(cd == np);
+    CHECK(cd == node_size);
     long cl = 2; long long cll = 3; float cf = 1;
     armci_msg_clus_lgop(&cl, 1, "*");
     armci_msg_clus_llgop(&cll, 1, "min");
     armci_msg_clus_fgop(&cf, 1, "+");
-    CHECK(cl == (long)pow(2, np) && cll == 3 && cf == (float)np);
+    CHECK(cl == (long)pow(2, node_size) && cll == 3 && cf == (float)node_size);
     int rs = 2;
     armci_msg_reduce_scope(SCOPE_NODE, &rs, 1, "+", ARMCI_INT);
-    if (me == 0)
-        CHECK_EQ_LL(rs, 2 * np);
+    if (me == node_first)
+        CHECK_EQ_LL(rs, 2 * node_size);
 }
 
 static void test_sel_bcast_tree(void)
@@ -127,16 +129,17 @@ static void test_sel_bcast_tree(void)
         snprintf(want, sizeof want, "from %d", root);
         CHECK(strcmp(buf, want) == 0);
     }
-    int x = me == 0 ? 77 : 0;
+    int x = me == node_first ? 77 : 0;
     armci_msg_clus_brdcst(&x, sizeof x);
     CHECK_EQ_LL(x, 77);
     ARMCI_Group world;
     ARMCI_Group_get_world(&world);
-    x = me == np - 1 ? 5 : 0;
-    armci_msg_group_bcast_scope(SCOPE_NODE, &x, sizeof x, np - 1, &world);
+    int last = node_first + node_size - 1;
+    x = me == last ? 5 : 0;
+    armci_msg_group_bcast_scope(SCOPE_NODE, &x, sizeof x, last, &world);
     CHECK_EQ_LL(x, 5);
-    x = me == 0 ? 9 : 0;
-    armci_grp_clus_brdcst(&x, sizeof x, 0, np, &world);
+    x = me == node_first ? 9 : 0;
+    armci_grp_clus_brdcst(&x, sizeof x, node_first, node_size, &world);
     CHECK_EQ_LL(x, 9);
 
     int root, up, left, right;
@@ -145,8 +148,17 @@ static void test_sel_bcast_tree(void)
     CHECK(up == (me ? (me - 1) / 2 : -1));
     CHECK(left == (2 * me + 1 < np ? 2 * me + 1 : -1));
     CHECK(right == (2 * me + 2 < np ? 2 * me + 2 : -1));
+    /* The masters' tree: over node numbers, reported as ranks. */
     armci_msg_bintree(SCOPE_MASTERS, &root, &up, &left, &right);
-    CHECK(root == 0 && up == -1 && left == -1 && right == -1);
+    CHECK(root == 0);
+    if (me == node_first) {
+        int i = reach_node_of(me);
+        CHECK(up == (i ? reach_node_rank((i - 1) / 2, 0) : -1));
+        CHECK(left == (2 * i + 1 < masters ? reach_node_rank(2 * i + 1, 0) : -1));
+        CHECK(right == (2 * i + 2 < masters ? reach_node_rank(2 * i + 2, 0) : -1));
+    } else {
+        CHECK(up == -1 && left == -1 && right == -1);
+    }
 
     void *addr[256];
     memset(addr, 0, sizeof addr);
@@ -227,6 +239,9 @@ int main(int argc, char **argv)
     CHECK(ARMCI_Init() == 0);
     me = armci_msg_me();
     np = armci_msg_nproc();
+    node_size = reach_node_size(reach_node_of(me));
+    node_first = reach_node_rank(reach_node_of(me), 0);
+    masters = reach_node_count();
     test_reductions();
     test_sel_bcast_tree();
     test_notify();

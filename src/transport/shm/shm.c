@@ -144,6 +144,11 @@ size_t shm_available(void)
     return avail;
 }
 
+size_t shm_arena_size(void)
+{
+    return arena.size;
+}
+
 size_t shm_in_use(void)
 {
     return arena.heap.in_use;

@@ -7,6 +7,7 @@
  *   [0, 32 KiB)   stripe locks: accumulate and atomics on the arena's bytes
  *   [32, 40 KiB)  queue-lock nodes of the owning process
  *   [40, 44 KiB)  node barrier state (used in node rank 0's arena)
+ *   [44, 46 KiB)  barrier counters between nodes (node leaders' arenas)
  *   [64 KiB, ...) heap: collective and local allocations */
 #ifndef REACH_SHM_H
 #define REACH_SHM_H
@@ -22,6 +23,8 @@
 #define SHM_QNODES         64        /* locks one process may hold at once */
 #define SHM_QNODE_OFF      (32u << 10)
 #define SHM_BARRIER_OFF    (40u << 10)
+#define SHM_DISSEM_OFF     (44u << 10)
+#define SHM_DISSEM_ROUNDS  32
 #define SHM_HEAP_OFF       ((size_t)64 << 10)
 
 typedef struct shm_stripe {
@@ -53,6 +56,8 @@ int shm_free(void *ptr, int kind) REACH_HIDDEN;
 size_t shm_available(void) REACH_HIDDEN;
 /* Bytes this process has allocated in its arena. */
 size_t shm_in_use(void) REACH_HIDDEN;
+/* The size of every process's arena (address space). */
+size_t shm_arena_size(void) REACH_HIDDEN;
 
 /* The stripe lock covering byte `local` of rank's arena mapping. */
 static inline _Atomic uint32_t *shm_stripe_lock(int rank, const char *local)

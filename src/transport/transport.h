@@ -1,0 +1,57 @@
+/* The network transport: what reach needs from a network to reach ranks on
+ * other nodes. Ranks on this node are reached through their mapped arenas
+ * (transport/shm), decided in one place: rt_translate gives a mapping, or
+ * NULL for a rank on another node, whose operations go through `net`.
+ *
+ * Addresses are the target's own (its arena's address space). Every entry
+ * returns REACH_SUCCESS or an error status; blocking entries return when
+ * the local buffers may be reused (get: when the data is there).
+ * Completion at the target comes with flush. */
+#ifndef REACH_TRANSPORT_H
+#define REACH_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/runtime.h"
+
+/* Operations on the runtime's own synchronization words (lock words, queue
+ * nodes, counters), done with CPU atomics at the target, as on the node;
+ * the *_WAKE forms also wake the target's sleepers on that word (a
+ * shm_waitword_t). */
+typedef enum net_sync_op {
+    NET_SYNC_SWAP64,        /* returns the old value, stores a */
+    NET_SYNC_CAS64,         /* stores b if the word equals a; returns the old value */
+    NET_SYNC_STORE64,       /* stores a */
+    NET_SYNC_STORE32_WAKE,  /* stores a in the waitword, wakes its sleepers */
+    NET_SYNC_ADD32_WAKE     /* adds a to the waitword, wakes; returns the old value */
+} net_sync_op_t;
+
+typedef struct transport {
+    const char *name;
+    int (*put)(int rank, const void *src, uintptr_t raddr, size_t bytes);
+    int (*get)(int rank, uintptr_t raddr, void *dst, size_t bytes);
+    /* Accumulate at the target, under the target's stripe locks. */
+    int (*acc)(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
+               size_t bytes);
+    /* User atomics (shm_atomic_op_t), at the target under its stripe locks. */
+    int (*atomic)(int rank, uintptr_t raddr, int width, int op, int64_t a, int64_t b, int64_t *old);
+    int (*sync)(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, uint64_t b, uint64_t *old);
+    /* Everything issued to rank (to every rank) is complete at the target. */
+    int (*flush)(int rank);
+    int (*flush_all)(void);
+} transport_t;
+
+/* The network transport in use; NULL when the job is on one node. */
+extern const transport_t *net REACH_HIDDEN;
+
+/* Starts the UCX transport (collective); fills rt.peers[].rbase of remote
+ * ranks. */
+int ucx_init(void) REACH_HIDDEN;
+void ucx_finalize(void) REACH_HIDDEN;
+
+/* Generic strided path over a transport's put, get and acc: one operation
+ * per contiguous run of the plan (core/strided.h), remote side at raddr. */
+enum { NET_PUT, NET_GET, NET_ACC };
+int net_strided(int op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
+                const char *local, uintptr_t raddr) REACH_HIDDEN;
+#endif

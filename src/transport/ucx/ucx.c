@@ -1,0 +1,483 @@
+/* The UCX transport. Each process has two workers: a client worker, used
+ * by the application thread to issue operations, and a server worker,
+ * progressed by the process's server thread, which every other process's
+ * client connects to. The whole arena is registered once at start-up and
+ * its key given to every rank, so put and get go zero-copy into the
+ * target's segment (UCX emulates them with messages where the network
+ * cannot). Accumulates, user atomics and the runtime's synchronization
+ * words are served by the target's server thread through active messages,
+ * under the same stripe locks and CPU atomics as on-node operations: one
+ * atomicity domain. The server thread sleeps on the worker's wakeup file
+ * descriptor whenever it has nothing to do.
+ *
+ * Why a server thread per process rather than one per node: UCX's
+ * software RMA needs the target's own worker progressed, and a per-node
+ * server would need a second endpoint mesh (a worker per node) on top of
+ * the per-process one; the per-process thread costs nothing while it
+ * sleeps. */
+#include "transport/transport.h"
+#include "core/acc.h"
+#include "transport/shm/shm_ops.h"
+
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucp/api/ucp.h>
+
+enum { AM_REQUEST = 11, AM_REPLY = 12 };
+enum { REQ_ACC, REQ_ATOMIC, REQ_SYNC };
+
+/* Accumulates travel in eager messages of at most this size. */
+#define UX_ACC_CHUNK ((size_t)8192)
+/* Requests awaiting their reply, per target, before the origin waits. */
+#define UX_MAX_PENDING 64
+
+typedef struct ux_request {
+    uint8_t kind, type, op, width;
+    int32_t origin;
+    uint64_t raddr, a, b;
+    uint64_t token;          /* the origin's reply slot, 0 for none */
+    double scale[2];
+} ux_request_t;
+
+typedef struct ux_reply {
+    uint64_t token;
+    int64_t value;
+    int32_t target;
+} ux_reply_t;
+
+typedef struct ux_slot {
+    volatile int done;
+    int64_t value;
+} ux_slot_t;
+
+static struct {
+    ucp_context_h ctx;
+    ucp_worker_h client, server;
+    int client_fd, server_fd;
+    ucp_mem_h mem;
+    ucp_ep_h *ep;            /* by rank: to its server worker; NULL on this node */
+    ucp_rkey_h *rkey;
+    int *pending;            /* by rank: requests without reply yet */
+    long pending_total;
+    char *dirty;             /* by rank: written since the last flush */
+    pthread_t thread;
+    _Atomic int stop;
+} ux;
+
+/* Waits for progress on the client worker: polls, then sleeps on its file
+ * descriptor, so that a waiting process gives its core away. */
+static void ux_client_progress(unsigned *spins)
+{
+    if (ucp_worker_progress(ux.client)) {
+        *spins = 0;
+        return;
+    }
+    if (++*spins < rt.cfg.spin_count)
+        return;
+    *spins = 0;
+    if (ucp_worker_arm(ux.client) == UCS_OK) {
+        struct pollfd pfd = {ux.client_fd, POLLIN, 0};
+        rt.stats.blocking_waits++;
+        poll(&pfd, 1, 10);
+    }
+}
+
+static int ux_wait(void *req, const char *what)
+{
+    if (req == NULL)
+        return REACH_SUCCESS;
+    if (UCS_PTR_IS_ERR(req))
+        rt_fatal("UCX %s failed: %s", what, ucs_status_string(UCS_PTR_STATUS(req)));
+    unsigned spins = 0;
+    ucs_status_t s;
+    while ((s = ucp_request_check_status(req)) == UCS_INPROGRESS)
+        ux_client_progress(&spins);
+    ucp_request_free(req);
+    if (s != UCS_OK)
+        rt_fatal("UCX %s failed: %s", what, ucs_status_string(s));
+    return REACH_SUCCESS;
+}
+
+/* ---- the server side ------------------------------------------------------ */
+
+static void ux_reply_sent(void *request, ucs_status_t status, void *user_data)
+{
+    (void)status;
+    free(user_data);
+    ucp_request_free(request);
+}
+
+/* Applies a synchronization-word operation to local memory. */
+static uint64_t ux_sync_apply(char *local, int op, uint64_t a, uint64_t b)
+{
+    _Atomic uint64_t *w64 = (_Atomic uint64_t *)(void *)local;
+    shm_waitword_t *ww = (shm_waitword_t *)(void *)local;
+    uint64_t old = 0;
+    switch (op) {
+    case NET_SYNC_SWAP64:
+        return atom_xchg_acq_rel(w64, a);
+    case NET_SYNC_CAS64:
+        old = a;
+        atom_cas_acq_rel(w64, &old, b);
+        return old;
+    case NET_SYNC_STORE64:
+        atom_store_release(w64, a);
+        return 0;
+    case NET_SYNC_STORE32_WAKE:
+        atom_store_seq_cst(&ww->value, (uint32_t)a);
+        shm_waitword_wake(ww);
+        return 0;
+    default:
+        old = atom_fetch_add_seq_cst(&ww->value, (uint32_t)a);
+        shm_waitword_wake(ww);
+        return old;
+    }
+}
+
+static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_length, void *data,
+                                  size_t length, const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    ux_request_t rq;
+    if (header_length != sizeof rq || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ||
+        !(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP))
+        rt_fatal("UCX server: malformed request");
+    memcpy(&rq, header, sizeof rq);
+    peer_t *me = &rt.peers[rt.rank];
+    char *local = me->map + (rq.raddr - me->rbase);
+    ux_reply_t *rep = malloc(sizeof *rep);
+    if (!rep)
+        rt_fatal("UCX server: out of memory");
+    *rep = (ux_reply_t){rq.token, 0, rt.rank};
+    switch (rq.kind) {
+    case REQ_ACC:
+        shm_acc(rt.rank, (reach_type_t)rq.type, rq.scale, data, local, length);
+        break;
+    case REQ_ATOMIC:
+        rep->value = shm_atomic(rt.rank, local, rq.width, (shm_atomic_op_t)rq.op, (int64_t)rq.a,
+                                (int64_t)rq.b);
+        break;
+    default:
+        rep->value = (int64_t)ux_sync_apply(local, rq.op, rq.a, rq.b);
+        break;
+    }
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                                             UCP_OP_ATTR_FIELD_FLAGS,
+                             .cb.send = ux_reply_sent,
+                             .user_data = rep,
+                             .flags = UCP_AM_SEND_FLAG_EAGER};
+    void *req = ucp_am_send_nbx(param->reply_ep, AM_REPLY, rep, sizeof *rep, NULL, 0, &p);
+    if (UCS_PTR_IS_ERR(req))
+        rt_fatal("UCX server: reply failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
+    if (req == NULL)
+        free(rep);
+    return UCS_OK;
+}
+
+static void *ux_server_main(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&ux.stop)) {
+        if (ucp_worker_progress(ux.server))
+            continue;
+        if (ucp_worker_arm(ux.server) != UCS_OK)
+            continue;
+        struct pollfd pfd = {ux.server_fd, POLLIN, 0};
+        poll(&pfd, 1, -1);   /* an idle process sleeps here */
+    }
+    return NULL;
+}
+
+/* ---- the client side -------------------------------------------------------- */
+
+static ucs_status_t ux_on_reply(void *arg, const void *header, size_t header_length, void *data,
+                                size_t length, const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    (void)data;
+    (void)length;
+    (void)param;
+    ux_reply_t r;
+    if (header_length != sizeof r)
+        rt_fatal("UCX: malformed reply");
+    memcpy(&r, header, sizeof r);
+    if (r.token) {
+        ux_slot_t *slot = (ux_slot_t *)(uintptr_t)r.token;
+        slot->value = r.value;
+        slot->done = 1;
+    }
+    ux.pending[r.target]--;
+    ux.pending_total--;
+    return UCS_OK;
+}
+
+static void ux_wait_pending(int rank, int below)
+{
+    unsigned spins = 0;
+    while (ux.pending[rank] >= below && ux.pending[rank] > 0)
+        ux_client_progress(&spins);
+}
+
+/* Sends a request (and data) to rank's server; waits for its reply if
+ * slot is given, else counts it as pending until its reply arrives. */
+static int ux_request(int rank, ux_request_t *rq, const void *data, size_t len, ux_slot_t *slot)
+{
+    ux_wait_pending(rank, UX_MAX_PENDING);   /* back-pressure, not growth */
+    rq->origin = rt.rank;
+    rq->token = (uint64_t)(uintptr_t)slot;
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER};
+    ux.pending[rank]++;
+    ux.pending_total++;
+    ux.dirty[rank] = 1;
+    ux_wait(ucp_am_send_nbx(ux.ep[rank], AM_REQUEST, rq, sizeof *rq, data, len, &p), "send");
+    if (slot) {
+        unsigned spins = 0;
+        while (!slot->done)
+            ux_client_progress(&spins);
+    }
+    return REACH_SUCCESS;
+}
+
+/* A get or an atomic sees everything this process put to rank before. */
+static int ux_flush(int rank);
+static void ux_order(int rank)
+{
+    if (ux.dirty[rank])
+        ux_flush(rank);
+}
+
+static int ux_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
+{
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    ux.dirty[rank] = 1;
+    return ux_wait(ucp_put_nbx(ux.ep[rank], src, bytes, raddr, ux.rkey[rank], &p), "put");
+}
+
+static int ux_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
+{
+    ux_order(rank);
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    return ux_wait(ucp_get_nbx(ux.ep[rank], dst, bytes, raddr, ux.rkey[rank], &p), "get");
+}
+
+static int ux_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
+                  size_t bytes)
+{
+    size_t es = acc_elem_size(t), chunk = UX_ACC_CHUNK - UX_ACC_CHUNK % es;
+    const char *s = src;
+    for (size_t off = 0; off < bytes; off += chunk) {
+        size_t n = bytes - off < chunk ? bytes - off : chunk;
+        ux_request_t rq = {.kind = REQ_ACC, .type = (uint8_t)t, .raddr = raddr + off};
+        memcpy(rq.scale, scale, (t == REACH_DCOMPLEX) ? 16 : (t == REACH_COMPLEX ? 8 : es));
+        ux_request(rank, &rq, s + off, n, NULL);
+    }
+    return REACH_SUCCESS;
+}
+
+static int ux_atomic(int rank, uintptr_t raddr, int width, int op, int64_t a, int64_t b, int64_t *old)
+{
+    ux_order(rank);
+    ux_request_t rq = {.kind = REQ_ATOMIC, .op = (uint8_t)op, .width = (uint8_t)width,
+                       .raddr = raddr, .a = (uint64_t)a, .b = (uint64_t)b};
+    ux_slot_t slot = {0, 0};
+    ux_request(rank, &rq, NULL, 0, &slot);
+    *old = slot.value;
+    return REACH_SUCCESS;
+}
+
+static int ux_sync(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, uint64_t b, uint64_t *old)
+{
+    ux_request_t rq = {.kind = REQ_SYNC, .op = (uint8_t)op, .raddr = raddr, .a = a, .b = b};
+    ux_slot_t slot = {0, 0};
+    ux_request(rank, &rq, NULL, 0, old ? &slot : NULL);
+    if (old)
+        *old = (uint64_t)slot.value;
+    return REACH_SUCCESS;
+}
+
+static int ux_flush(int rank)
+{
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    ux_wait(ucp_ep_flush_nbx(ux.ep[rank], &p), "flush");
+    ux_wait_pending(rank, 1);
+    ux.dirty[rank] = 0;
+    return REACH_SUCCESS;
+}
+
+/* One flush of the worker reaches every target at once; then the replies
+ * of every target are awaited together. */
+static int ux_flush_all(void)
+{
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    ux_wait(ucp_worker_flush_nbx(ux.client, &p), "flush");
+    unsigned spins = 0;
+    while (ux.pending_total > 0)
+        ux_client_progress(&spins);
+    memset(ux.dirty, 0, (size_t)rt.size);
+    return REACH_SUCCESS;
+}
+
+static const transport_t ucx_transport = {
+    .name = "ucx",
+    .put = ux_put,
+    .get = ux_get,
+    .acc = ux_acc,
+    .atomic = ux_atomic,
+    .sync = ux_sync,
+    .flush = ux_flush,
+    .flush_all = ux_flush_all,
+};
+
+const transport_t *net;
+
+/* ---- start-up and shut-down ---------------------------------------------------- */
+
+/* Gathers every rank's blob of bytes (variable sizes) over rt.comm. */
+static char *ux_allgatherv(const void *mine, int len, int **offsets)
+{
+    int *lens = malloc(sizeof(int) * (size_t)rt.size), *offs = malloc(sizeof(int) * ((size_t)rt.size + 1));
+    if (!lens || !offs)
+        rt_fatal("reach_init: out of memory");
+    MPI_Allgather(&len, 1, MPI_INT, lens, 1, MPI_INT, rt.comm);
+    offs[0] = 0;
+    for (int r = 0; r < rt.size; r++)
+        offs[r + 1] = offs[r] + lens[r];
+    char *all = malloc((size_t)offs[rt.size] + 1);
+    if (!all)
+        rt_fatal("reach_init: out of memory");
+    MPI_Allgatherv(mine, len, MPI_BYTE, all, lens, offs, MPI_BYTE, rt.comm);
+    free(lens);
+    *offsets = offs;
+    return all;
+}
+
+static ucp_worker_h ux_worker(int *fd)
+{
+    ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+                              .thread_mode = UCS_THREAD_MODE_SINGLE};
+    ucp_worker_h w;
+    if (ucp_worker_create(ux.ctx, &wp, &w) != UCS_OK || ucp_worker_get_efd(w, fd) != UCS_OK)
+        rt_fatal("reach_init: cannot create a UCX worker");
+    return w;
+}
+
+static void ux_handler(ucp_worker_h w, unsigned id, ucp_am_recv_callback_t cb)
+{
+    ucp_am_handler_param_t hp = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
+                                               UCP_AM_HANDLER_PARAM_FIELD_CB,
+                                 .id = id,
+                                 .cb = cb};
+    if (ucp_worker_set_am_recv_handler(w, &hp) != UCS_OK)
+        rt_fatal("reach_init: cannot set a UCX message handler");
+}
+
+int ucx_init(void)
+{
+    ucp_config_t *config;
+    ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
+                           .features = UCP_FEATURE_RMA | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
+                           .mt_workers_shared = 1};
+    if (ucp_config_read(NULL, NULL, &config) != UCS_OK)
+        return rt_error(REACH_ERR_SYSTEM, "reach_init", "cannot read UCX's configuration");
+    ucs_status_t s = ucp_init(&params, config, &ux.ctx);
+    ucp_config_release(config);
+    if (s != UCS_OK)
+        return rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX: %s", ucs_status_string(s));
+    ux.client = ux_worker(&ux.client_fd);
+    ux.server = ux_worker(&ux.server_fd);
+    ux_handler(ux.server, AM_REQUEST, ux_on_request);
+    ux_handler(ux.client, AM_REPLY, ux_on_reply);
+
+    /* The whole arena, registered once. */
+    peer_t *me = &rt.peers[rt.rank];
+    ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
+                                             UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+                               .address = me->map,
+                               .length = shm_arena_size()};
+    if ((s = ucp_mem_map(ux.ctx, &mp, &ux.mem)) != UCS_OK)
+        return rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot register the arena: %s",
+                        ucs_status_string(s));
+    void *rkey_buf;
+    size_t rkey_len;
+    ucp_address_t *addr;
+    size_t addr_len;
+    if (ucp_rkey_pack(ux.ctx, ux.mem, &rkey_buf, &rkey_len) != UCS_OK ||
+        ucp_worker_get_address(ux.server, &addr, &addr_len) != UCS_OK)
+        return rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot describe this process");
+    int *aoff, *koff;
+    char *addrs = ux_allgatherv(addr, (int)addr_len, &aoff);
+    char *keys = ux_allgatherv(rkey_buf, (int)rkey_len, &koff);
+    ucp_worker_release_address(ux.server, addr);
+    ucp_rkey_buffer_release(rkey_buf);
+    uintptr_t *bases = malloc(sizeof(uintptr_t) * (size_t)rt.size);
+    ux.ep = calloc((size_t)rt.size, sizeof *ux.ep);
+    ux.rkey = calloc((size_t)rt.size, sizeof *ux.rkey);
+    ux.pending = calloc((size_t)rt.size, sizeof(int));
+    ux.dirty = calloc((size_t)rt.size, 1);
+    if (!bases || !ux.ep || !ux.rkey || !ux.pending || !ux.dirty)
+        rt_fatal("reach_init: out of memory");
+    uintptr_t mine = me->rbase;
+    MPI_Allgather(&mine, sizeof mine, MPI_BYTE, bases, sizeof mine, MPI_BYTE, rt.comm);
+    for (int r = 0; r < rt.size; r++) {
+        if (rt.peers[r].map)
+            continue;   /* on this node: reached through its mapping */
+        rt.peers[r].rbase = bases[r];
+        ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
+                              .address = (ucp_address_t *)(void *)(addrs + aoff[r])};
+        if ((s = ucp_ep_create(ux.client, &ep, &ux.ep[r])) != UCS_OK ||
+            (s = ucp_ep_rkey_unpack(ux.ep[r], keys + koff[r], &ux.rkey[r])) != UCS_OK)
+            return rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot reach rank %d: %s", r,
+                            ucs_status_string(s));
+    }
+    free(bases);
+    free(addrs);
+    free(keys);
+    free(aoff);
+    free(koff);
+    if (pthread_create(&ux.thread, NULL, ux_server_main, NULL) != 0)
+        rt_fatal("reach_init: cannot start the server thread");
+    net = &ucx_transport;
+    return REACH_SUCCESS;
+}
+
+void ucx_finalize(void)
+{
+    if (net == NULL)
+        return;
+    ux_flush_all();
+    /* Nobody sends any more: close the endpoints, then stop the servers. */
+    MPI_Barrier(rt.comm);
+    for (int r = 0; r < rt.size; r++) {
+        if (ux.rkey[r])
+            ucp_rkey_destroy(ux.rkey[r]);
+        if (ux.ep[r]) {
+            ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                                     .flags = UCP_EP_CLOSE_FLAG_FORCE};
+            void *req = ucp_ep_close_nbx(ux.ep[r], &p);
+            if (req && !UCS_PTR_IS_ERR(req)) {
+                while (ucp_request_check_status(req) == UCS_INPROGRESS)
+                    ucp_worker_progress(ux.client);
+                ucp_request_free(req);
+            }
+        }
+    }
+    MPI_Barrier(rt.comm);
+    atomic_store(&ux.stop, 1);
+    ucp_worker_signal(ux.server);
+    pthread_join(ux.thread, NULL);
+    ucp_worker_destroy(ux.client);
+    ucp_worker_destroy(ux.server);
+    ucp_mem_unmap(ux.ctx, ux.mem);
+    ucp_cleanup(ux.ctx);
+    free(ux.ep);
+    free(ux.rkey);
+    free(ux.pending);
+    free(ux.dirty);
+    ux.ep = NULL;
+    ux.pending_total = 0;
+    atomic_store(&ux.stop, 0);
+    net = NULL;
+}
