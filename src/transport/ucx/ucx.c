@@ -58,6 +58,7 @@ static struct {
     int client_fd, server_fd;
     ucp_mem_h mem;
     ucp_ep_h *ep;            /* by rank: to its server worker; NULL on this node */
+    ucp_ep_h *reply_ep;      /* by rank: from our server worker to its client worker */
     ucp_rkey_h *rkey;
     int *pending;            /* by rank: requests without reply yet */
     long pending_total;
@@ -141,8 +142,8 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
 {
     (void)arg;
     ux_request_t rq;
-    if (header_length != sizeof rq || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ||
-        !(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP))
+    (void)param;
+    if (header_length != sizeof rq || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
         rt_fatal("UCX server: malformed request");
     memcpy(&rq, header, sizeof rq);
     peer_t *me = &rt.peers[rt.rank];
@@ -168,7 +169,7 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
                              .cb.send = ux_reply_sent,
                              .user_data = rep,
                              .flags = UCP_AM_SEND_FLAG_EAGER};
-    void *req = ucp_am_send_nbx(param->reply_ep, AM_REPLY, rep, sizeof *rep, NULL, 0, &p);
+    void *req = ucp_am_send_nbx(ux.reply_ep[rq.origin], AM_REPLY, rep, sizeof *rep, NULL, 0, &p);
     if (UCS_PTR_IS_ERR(req))
         rt_fatal("UCX server: reply failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
     if (req == NULL)
@@ -228,7 +229,7 @@ static int ux_request(int rank, ux_request_t *rq, const void *data, size_t len, 
     rq->origin = rt.rank;
     rq->token = (uint64_t)(uintptr_t)slot;
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                             .flags = UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER};
+                             .flags = UCP_AM_SEND_FLAG_EAGER};
     ux.pending[rank]++;
     ux.pending_total++;
     ux.dirty[rank] = 1;
@@ -402,22 +403,26 @@ int ucx_init(void)
                         ucs_status_string(s));
     void *rkey_buf;
     size_t rkey_len;
-    ucp_address_t *addr;
-    size_t addr_len;
+    ucp_address_t *addr, *caddr;
+    size_t addr_len, caddr_len;
     if (ucp_rkey_pack(ux.ctx, ux.mem, &rkey_buf, &rkey_len) != UCS_OK ||
-        ucp_worker_get_address(ux.server, &addr, &addr_len) != UCS_OK)
+        ucp_worker_get_address(ux.server, &addr, &addr_len) != UCS_OK ||
+        ucp_worker_get_address(ux.client, &caddr, &caddr_len) != UCS_OK)
         return rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot describe this process");
-    int *aoff, *koff;
+    int *aoff, *coff, *koff;
     char *addrs = ux_allgatherv(addr, (int)addr_len, &aoff);
+    char *caddrs = ux_allgatherv(caddr, (int)caddr_len, &coff);
     char *keys = ux_allgatherv(rkey_buf, (int)rkey_len, &koff);
     ucp_worker_release_address(ux.server, addr);
+    ucp_worker_release_address(ux.client, caddr);
     ucp_rkey_buffer_release(rkey_buf);
     uintptr_t *bases = malloc(sizeof(uintptr_t) * (size_t)rt.size);
     ux.ep = calloc((size_t)rt.size, sizeof *ux.ep);
+    ux.reply_ep = calloc((size_t)rt.size, sizeof *ux.reply_ep);
     ux.rkey = calloc((size_t)rt.size, sizeof *ux.rkey);
     ux.pending = calloc((size_t)rt.size, sizeof(int));
     ux.dirty = calloc((size_t)rt.size, 1);
-    if (!bases || !ux.ep || !ux.rkey || !ux.pending || !ux.dirty)
+    if (!bases || !ux.ep || !ux.reply_ep || !ux.rkey || !ux.pending || !ux.dirty)
         rt_fatal("reach_init: out of memory");
     uintptr_t mine = me->rbase;
     MPI_Allgather(&mine, sizeof mine, MPI_BYTE, bases, sizeof mine, MPI_BYTE, rt.comm);
@@ -427,14 +432,19 @@ int ucx_init(void)
         rt.peers[r].rbase = bases[r];
         ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
                               .address = (ucp_address_t *)(void *)(addrs + aoff[r])};
+        ucp_ep_params_t back = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
+                                .address = (ucp_address_t *)(void *)(caddrs + coff[r])};
         if ((s = ucp_ep_create(ux.client, &ep, &ux.ep[r])) != UCS_OK ||
+            (s = ucp_ep_create(ux.server, &back, &ux.reply_ep[r])) != UCS_OK ||
             (s = ucp_ep_rkey_unpack(ux.ep[r], keys + koff[r], &ux.rkey[r])) != UCS_OK)
             return rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot reach rank %d: %s", r,
                             ucs_status_string(s));
     }
     free(bases);
     free(addrs);
+    free(caddrs);
     free(keys);
+    free(coff);
     free(aoff);
     free(koff);
     if (pthread_create(&ux.thread, NULL, ux_server_main, NULL) != 0)
@@ -443,36 +453,47 @@ int ucx_init(void)
     return REACH_SUCCESS;
 }
 
+/* Closes an endpoint without waiting for its peer. */
+static void ux_close(ucp_worker_h w, ucp_ep_h ep)
+{
+    if (ep == NULL)
+        return;
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE};
+    void *req = ucp_ep_close_nbx(ep, &p);
+    if (req && !UCS_PTR_IS_ERR(req)) {
+        while (ucp_request_check_status(req) == UCS_INPROGRESS)
+            ucp_worker_progress(w);
+        ucp_request_free(req);
+    }
+}
+
 void ucx_finalize(void)
 {
     if (net == NULL)
         return;
     ux_flush_all();
-    /* Nobody sends any more: close the endpoints, then stop the servers. */
-    MPI_Barrier(rt.comm);
-    for (int r = 0; r < rt.size; r++) {
-        if (ux.rkey[r])
-            ucp_rkey_destroy(ux.rkey[r]);
-        if (ux.ep[r]) {
-            ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                                     .flags = UCP_EP_CLOSE_FLAG_FORCE};
-            void *req = ucp_ep_close_nbx(ux.ep[r], &p);
-            if (req && !UCS_PTR_IS_ERR(req)) {
-                while (ucp_request_check_status(req) == UCS_INPROGRESS)
-                    ucp_worker_progress(ux.client);
-                ucp_request_free(req);
-            }
-        }
-    }
+    /* Shut down in steps that every rank takes together: once nobody sends,
+     * the servers stop (no worker is progressed while its peers tear down
+     * their side, which UCX's TCP transport does not survive), then the
+     * endpoints close, then the workers go. */
     MPI_Barrier(rt.comm);
     atomic_store(&ux.stop, 1);
     ucp_worker_signal(ux.server);
     pthread_join(ux.thread, NULL);
+    MPI_Barrier(rt.comm);
+    for (int r = 0; r < rt.size; r++) {
+        if (ux.rkey[r])
+            ucp_rkey_destroy(ux.rkey[r]);
+        ux_close(ux.client, ux.ep[r]);
+        ux_close(ux.server, ux.reply_ep[r]);
+    }
+    MPI_Barrier(rt.comm);
     ucp_worker_destroy(ux.client);
     ucp_worker_destroy(ux.server);
     ucp_mem_unmap(ux.ctx, ux.mem);
     ucp_cleanup(ux.ctx);
     free(ux.ep);
+    free(ux.reply_ep);
     free(ux.rkey);
     free(ux.pending);
     free(ux.dirty);
