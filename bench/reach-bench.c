@@ -198,44 +198,80 @@ static void json_result(const char *op, const char *impl, size_t size, double me
     B.json_first = 0;
 }
 
-/* Latency by size of one operation: reach, MPI-3 RMA and the local work. */
-/* Latency by size of one operation: reach, MPI-3 RMA and the local work. */
+/* Ends a phase of measurements taken on rank 0. Meanwhile the target
+ * waited the way the measured operations need: inside MPI (polling, as
+ * MPI's passive target needs) or in reach (sleeping, so that its server
+ * thread has a core). */
+static void phase_end(int mpi_target)
+{
+    if (mpi_target && B.me < 2)
+        MPI_Barrier(B.pair);
+    reach_barrier();
+}
+
+/* Starts a phase of MPI measurements: origin and target meet inside MPI
+ * first, so that the target is polling MPI when the first operation
+ * arrives. */
+static void mpi_phase_begin(void)
+{
+    if (B.me < 2)
+        MPI_Barrier(B.pair);
+}
+
+/* Latency by size of one operation: reach and the local work (their samples
+ * interleaved), then MPI-3 RMA. */
 static void bench_transfer(const char *name, enum op r, enum op m, enum op l)
 {
-    static const char *const impl[3] = {"reach", "mpi3", "local"};
-    const enum op ops[3] = {r, m, l};
-    double us[3][MAX_SAMPLES], med[3];
+    const enum op ops[2] = {r, l};
+    static double us[32][3][MAX_SAMPLES], med[32][3];
+    int nsizes = 0;
+    for (size_t size = 8; size <= B.max_size; size *= 2)
+        nsizes++;
+    for (int k = 0; k < nsizes && B.me == 0; k++) {
+        double u2[2][MAX_SAMPLES], m2[2];
+        measure(2, ops, (size_t)8 << k, u2, m2);
+        memcpy(us[k][0], u2[0], sizeof u2[0]);
+        memcpy(us[k][2], u2[1], sizeof u2[1]);
+        med[k][0] = m2[0];
+        med[k][2] = m2[1];
+    }
+    phase_end(0);
+    mpi_phase_begin();
+    for (int k = 0; k < nsizes && B.me == 0; k++)
+        measure(1, &m, (size_t)8 << k, &us[k][1], &med[k][1]);
+    phase_end(1);
     if (B.me == 0) {
         printf("\n%s latency (us, median of %d) and bandwidth\n", name, B.samples);
         printf("%10s %10s %10s %10s %10s %11s %10s\n", "bytes", "reach", "MPI-3", "local",
                "MPI/reach", "% of local", "reach GB/s");
-        for (size_t size = 8; size <= B.max_size; size *= 2) {
-            measure(3, ops, size, us, med);
-            for (int k = 0; k < 3; k++)
-                json_result(name, impl[k], size, med[k], us[k]);
-            printf("%10zu %10.3f %10.3f %10.3f %10.1f %10.0f%% %10.2f\n", size, med[0], med[1],
-                   med[2], med[1] / med[0], 100.0 * med[2] / med[0], (double)size / med[0] * 1e-3);
-            fflush(stdout);
+        for (int k = 0; k < nsizes; k++) {
+            size_t size = (size_t)8 << k;
+            static const char *const impl[3] = {"reach", "mpi3", "local"};
+            for (int i = 0; i < 3; i++)
+                json_result(name, impl[i], size, med[k][i], us[k][i]);
+            printf("%10zu %10.3f %10.3f %10.3f %10.1f %10.0f%% %10.2f\n", size, med[k][0], med[k][1],
+                   med[k][2], med[k][1] / med[k][0], 100.0 * med[k][2] / med[k][0],
+                   (double)size / med[k][0] * 1e-3);
         }
+        fflush(stdout);
     }
-    if (B.me < 2)
-        MPI_Barrier(B.pair);   /* rank 1 serves MPI's passive target meanwhile */
-    reach_barrier();
 }
 
 static void bench_single(const char *name, enum op r, enum op m, const char *mpi_label)
 {
-    const enum op ops[2] = {r, m};
-    double us[2][MAX_SAMPLES], med[2];
+    double ur[1][MAX_SAMPLES], um[1][MAX_SAMPLES], mr = 0, mm = 0;
+    if (B.me == 0)
+        measure(1, &r, 8, ur, &mr);
+    phase_end(0);
+    mpi_phase_begin();
+    if (B.me == 0)
+        measure(1, &m, 8, um, &mm);
+    phase_end(1);
     if (B.me == 0) {
-        measure(2, ops, 8, us, med);
-        json_result(name, "reach", 8, med[0], us[0]);
-        json_result(name, "mpi3", 8, med[1], us[1]);
-        printf("%-22s %10.3f %10.3f %10.1f   (%s)\n", name, med[0], med[1], med[1] / med[0], mpi_label);
+        json_result(name, "reach", 8, mr, ur[0]);
+        json_result(name, "mpi3", 8, mm, um[0]);
+        printf("%-22s %10.3f %10.3f %10.1f   (%s)\n", name, mr, mm, mm / mr, mpi_label);
     }
-    if (B.me < 2)
-        MPI_Barrier(B.pair);
-    reach_barrier();
 }
 
 /* Strided against contiguous for the same total bytes: runs of 8 B to
@@ -380,8 +416,11 @@ int main(int argc, char **argv)
         printf("\nsynchronization (us, median of %d)\n%-22s %10s %10s %10s\n", B.samples, "operation",
                "reach", "MPI-3", "MPI/reach");
     bench_single("fetch-and-add 64-bit", REACH_FADD, MPI_FADD, "MPI_Fetch_and_op + flush");
-    if (B.me < 2)
+    if (B.me < 2) {
+        /* Ending the epoch needs both sides inside MPI. */
         MPI_Win_unlock_all(B.win);
+        MPI_Barrier(B.pair);
+    }
     bench_single("lock+unlock", REACH_LOCK, MPI_LOCK, "MPI_Win_lock exclusive + unlock");
 
     /* Barriers involve every rank. MPI's busy-polling barrier is only

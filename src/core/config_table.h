@@ -12,5 +12,7 @@
       "most shared memory one process may allocate (0: no limit but the machine's)") \
     X(quiet, "REACH_QUIET", BOOL, "0",                                               \
       "do not print the one-line message of a call that fails on bad arguments")      \
+    X(server_spin, "REACH_SERVER_SPIN", UINT, "50",                                  \
+      "empty progress calls of the server thread before it sleeps on the network's wakeup descriptor") \
     X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
       "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)")

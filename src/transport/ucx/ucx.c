@@ -177,12 +177,24 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
     return UCS_OK;
 }
 
+/* The server polls a little after its last request (REACH_SERVER_SPIN
+ * empty progress calls), so that a burst of requests does not pay a
+ * wake-up each; then it sleeps on the worker's file descriptor. It polls
+ * briefly: a polling server takes the core that the process's own woken
+ * thread needs (2 ranks on 2 cores: barrier 14 us at 50 calls, 135 us at
+ * 2000). */
 static void *ux_server_main(void *arg)
 {
     (void)arg;
+    unsigned idle = 0;
     while (!atomic_load(&ux.stop)) {
-        if (ucp_worker_progress(ux.server))
+        if (ucp_worker_progress(ux.server)) {
+            idle = 0;
             continue;
+        }
+        if (++idle < rt.cfg.server_spin)
+            continue;
+        idle = 0;
         if (ucp_worker_arm(ux.server) != UCS_OK)
             continue;
         struct pollfd pfd = {ux.server_fd, POLLIN, 0};
