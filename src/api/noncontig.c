@@ -58,7 +58,7 @@ static int strided_run(const char *call, enum nc_op op, reach_type_t t, const vo
         return REACH_SUCCESS;
     rt_count(op == NC_PUT ? REACH_OP_PUT : op == NC_GET ? REACH_OP_GET : REACH_OP_ACC, rank, bytes);
     if (op == NC_GET ? s == NULL : d == NULL)   /* the remote side has no mapping here */
-        return net_strided(op == NC_PUT ? NET_PUT : op == NC_GET ? NET_GET : NET_ACC, rank, t, scale,
+        return net->strided(op == NC_PUT ? NET_PUT : op == NC_GET ? NET_GET : NET_ACC, rank, t, scale,
                            &plan, op == NC_GET ? dst : src, (uintptr_t)(op == NC_GET ? src : dst));
     if (op == NC_ACC)
         shm_strided_acc(rank, t, scale, &plan, s, d);

@@ -55,6 +55,18 @@ int config_parse_size(const char *s, size_t *out)
     return 0;
 }
 
+int config_parse_protocol(const char *s, int *out)
+{
+    static const char *const names[] = {"auto", "direct", "pack"};
+    for (int i = 0; i < 3; i++)
+        if (strcasecmp(s, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    return -1;
+}
+
+#define config_parse_PROTOCOL config_parse_protocol
 #define config_parse_BOOL config_parse_bool
 #define config_parse_UINT config_parse_uint
 #define config_parse_SIZE config_parse_size
@@ -81,12 +93,12 @@ void reach_config_print(void)
 {
     config_t cfg;
     memset(&cfg, 0, sizeof cfg);
-    printf("%-20s %-5s %-8s %-10s %s\n", "variable", "type", "default", "in force", "meaning");
+    printf("%-22s %-8s %-8s %-10s %s\n", "variable", "type", "default", "in force", "meaning");
 #define X(field, name, type, def, help)                                              \
     {                                                                                \
         const char *env = getenv(name);                                              \
         int ok = !env || config_parse_##type(env, &cfg.field) == 0;                  \
-        printf("%-20s %-5s %-8s %-10s %s\n", name, #type, def,                       \
+        printf("%-22s %-8s %-8s %-10s %s\n", name, #type, def,                       \
                env ? (ok ? env : "INVALID") : def, help);                            \
     }
     REACH_CONFIG_TABLE(X)

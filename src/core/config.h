@@ -8,6 +8,7 @@ typedef struct config {
 #define CONFIG_FIELD_BOOL int
 #define CONFIG_FIELD_UINT uint32_t
 #define CONFIG_FIELD_SIZE size_t
+#define CONFIG_FIELD_PROTOCOL int
 #define X(field, name, type, def, help) CONFIG_FIELD_##type field;
 #include "core/config_table.h"
     REACH_CONFIG_TABLE(X)
@@ -22,5 +23,7 @@ int config_load(config_t *cfg);
 int config_parse_bool(const char *s, int *out);
 int config_parse_uint(const char *s, uint32_t *out);
 int config_parse_size(const char *s, size_t *out);
+enum { PROTOCOL_AUTO, PROTOCOL_DIRECT, PROTOCOL_PACK };
+int config_parse_protocol(const char *s, int *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* Every environment variable reach reads: one row each.
- * X(field, NAME, type, default, help). type is BOOL, UINT or SIZE (bytes,
- * with an optional k/m/g suffix). reach-info prints this table. */
+ * X(field, NAME, type, default, help). type is BOOL, UINT, SIZE (bytes,
+ * with an optional k/m/g suffix) or PROTOCOL (auto, direct or pack).
+ * reach-info prints this table. */
 #define REACH_CONFIG_TABLE(X)                                                        \
     X(stats, "REACH_STATS", BOOL, "0",                                               \
       "print this process's operation counters at finalize")                         \
@@ -14,5 +15,7 @@
       "do not print the one-line message of a call that fails on bad arguments")      \
     X(server_spin, "REACH_SERVER_SPIN", UINT, "50",                                  \
       "empty progress calls of the server thread before it sleeps on the network's wakeup descriptor") \
+    X(strided_protocol, "REACH_STRIDED_PROTOCOL", PROTOCOL, "auto",                 \
+      "strided and vector transfers to other nodes: direct (an RMA per run), pack (pipelined chunks), auto") \
     X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
       "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)")

@@ -1,8 +1,8 @@
 /* Strided transfers over any transport's contiguous entries. */
 #include "transport/transport.h"
 
-int net_strided(int op, int rank, reach_type_t t, const void *scale, const reach_strided_t *p,
-                const char *local, uintptr_t raddr)
+int net_strided_direct(int op, int rank, reach_type_t t, const void *scale,
+                       const reach_strided_t *p, const char *local, uintptr_t raddr)
 {
     const int L = p->levels;
     /* For a get the remote side is the source, else the destination. */

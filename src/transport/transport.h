@@ -36,6 +36,10 @@ typedef struct transport {
     /* User atomics (shm_atomic_op_t), at the target under its stripe locks. */
     int (*atomic)(int rank, uintptr_t raddr, int width, int op, int64_t a, int64_t b, int64_t *old);
     int (*sync)(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, uint64_t b, uint64_t *old);
+    /* A strided transfer (NET_PUT, NET_GET, NET_ACC) of a merged plan
+     * (core/strided.h); local is this process's side, raddr the target's. */
+    int (*strided)(int op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
+                   const char *local, uintptr_t raddr);
     /* Everything issued to rank (to every rank) is complete at the target. */
     int (*flush)(int rank);
     int (*flush_all)(void);
@@ -49,9 +53,9 @@ extern const transport_t *net REACH_HIDDEN;
 int ucx_init(void) REACH_HIDDEN;
 void ucx_finalize(void) REACH_HIDDEN;
 
-/* Generic strided path over a transport's put, get and acc: one operation
- * per contiguous run of the plan (core/strided.h), remote side at raddr. */
+/* The generic strided path over a transport's put, get and acc: one
+ * operation per contiguous run of the plan, remote side at raddr. */
 enum { NET_PUT, NET_GET, NET_ACC };
-int net_strided(int op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
-                const char *local, uintptr_t raddr) REACH_HIDDEN;
+int net_strided_direct(int op, int rank, reach_type_t t, const void *scale,
+                       const reach_strided_t *plan, const char *local, uintptr_t raddr) REACH_HIDDEN;
 #endif

@@ -29,6 +29,10 @@ int main(void)
     CHECK(config_parse_size("99999999999999999999", &s) != 0);
     CHECK(config_parse_size("17179869184T", &s) != 0);
 
+    int proto;
+    CHECK(config_parse_protocol("pack", &proto) == 0 && proto == PROTOCOL_PACK);
+    CHECK(config_parse_protocol("Direct", &proto) == 0 && proto == PROTOCOL_DIRECT);
+    CHECK(config_parse_protocol("fast", &proto) != 0);
     config_t cfg;
     unsetenv("REACH_STATS");
     setenv("REACH_SPIN_COUNT", "77", 1);
