@@ -162,28 +162,26 @@ static int vector_run(const char *call, enum nc_op op, reach_type_t t, const voi
     if (st != REACH_SUCCESS)
         return st;
     size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += v[i].count * v[i].bytes;
+    rt_count(op == NC_PUT ? REACH_OP_PUT : op == NC_GET ? REACH_OP_GET : REACH_OP_ACC, rank, total);
+    if (rt.peers[rank].map == NULL)
+        return net->vector(op == NC_PUT ? NET_PUT : op == NC_GET ? NET_GET : NET_ACC, rank, t, scale,
+                           v, n);
     for (size_t i = 0; i < n; i++) {
         size_t b = v[i].bytes;
         for (size_t j = 0; j < v[i].count && b > 0; j++) {
             char *mapped = NULL;
             void *remote = op == NC_GET ? v[i].src[j] : v[i].dst[j];
             rt_translate(call, rank, remote, b, &mapped);
-            if (mapped == NULL)
-                st = op == NC_PUT ? net->put(rank, v[i].src[j], (uintptr_t)remote, b)
-                   : op == NC_GET ? net->get(rank, (uintptr_t)remote, v[i].dst[j], b)
-                                  : net->acc(rank, t, scale, v[i].src[j], (uintptr_t)remote, b);
-            else if (op == NC_GET)
+            if (op == NC_GET)
                 shm_copy(v[i].dst[j], mapped, b);
             else if (op == NC_PUT)
                 shm_copy(mapped, v[i].src[j], b);
             else
                 shm_acc(rank, t, scale, v[i].src[j], mapped, b);
-            if (st != REACH_SUCCESS)
-                return st;
-            total += b;
         }
     }
-    rt_count(op == NC_PUT ? REACH_OP_PUT : op == NC_GET ? REACH_OP_GET : REACH_OP_ACC, rank, total);
     return REACH_SUCCESS;
 }
 

@@ -1,4 +1,4 @@
-/* Strided transfers over any transport's contiguous entries. */
+/* Strided and vector transfers over any transport's contiguous entries. */
 #include "transport/transport.h"
 
 int net_strided_direct(int op, int rank, reach_type_t t, const void *scale,
@@ -33,4 +33,19 @@ int net_strided_direct(int op, int rank, reach_type_t t, const void *scale,
         if (k > L)
             return REACH_SUCCESS;
     }
+}
+
+int net_vector_direct(int op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
+                      size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < v[i].count && v[i].bytes > 0; j++) {
+            size_t b = v[i].bytes;
+            int st = op == NET_PUT ? net->put(rank, v[i].src[j], (uintptr_t)v[i].dst[j], b)
+                   : op == NET_GET ? net->get(rank, (uintptr_t)v[i].src[j], v[i].dst[j], b)
+                                   : net->acc(rank, t, scale, v[i].src[j], (uintptr_t)v[i].dst[j], b);
+            if (st != REACH_SUCCESS)
+                return st;
+        }
+    return REACH_SUCCESS;
 }

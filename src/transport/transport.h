@@ -40,6 +40,9 @@ typedef struct transport {
      * (core/strided.h); local is this process's side, raddr the target's. */
     int (*strided)(int op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
                    const char *local, uintptr_t raddr);
+    /* A vector transfer: n descriptors, checked by the caller. */
+    int (*vector)(int op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
+                  size_t n);
     /* Everything issued to rank (to every rank) is complete at the target. */
     int (*flush)(int rank);
     int (*flush_all)(void);
@@ -58,4 +61,7 @@ void ucx_finalize(void) REACH_HIDDEN;
 enum { NET_PUT, NET_GET, NET_ACC };
 int net_strided_direct(int op, int rank, reach_type_t t, const void *scale,
                        const reach_strided_t *plan, const char *local, uintptr_t raddr) REACH_HIDDEN;
+/* The generic vector path: one operation per pair. */
+int net_vector_direct(int op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
+                      size_t n) REACH_HIDDEN;
 #endif

@@ -26,7 +26,7 @@
 #include <ucp/api/ucp.h>
 
 enum { AM_REQUEST = 11, AM_REPLY = 12 };
-enum { REQ_ACC, REQ_ATOMIC, REQ_SYNC, REQ_PUTS, REQ_ACCS, REQ_GETS };
+enum { REQ_ACC, REQ_ATOMIC, REQ_SYNC, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV, REQ_ACCV, REQ_GETV };
 
 /* Accumulates travel in eager messages of at most this size. */
 #define UX_ACC_CHUNK ((size_t)8192)
@@ -47,14 +47,22 @@ typedef struct ux_reply {
     int32_t target;
 } ux_reply_t;
 
-/* Where a reply goes: an atomic's value, or a packed get's runs. */
+/* Where a reply goes: an atomic's value, or a packed get's data. */
 typedef struct ux_slot {
     volatile int done;
     int64_t value;
-    const reach_strided_t *plan;  /* packed get: unpack here */
+    const reach_strided_t *plan;  /* packed strided get: unpack here */
     char *local;
     uint64_t first;
+    void *const *dsts;            /* packed vector get: one place per pair */
+    size_t bytes;
 } ux_slot_t;
+
+/* A chunk of vector pairs: this header, the target addresses, then (for
+ * put and accumulate) the data of each pair. */
+typedef struct ux_vpack {
+    uint64_t count, bytes;
+} ux_vpack_t;
 
 /* The pack protocol: a chunk of runs travels as one message, preceded by
  * this header. The target finds each run's place from its index. */
@@ -198,7 +206,15 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
     ux_reply_t *rep;
     const void *reply_data = NULL;
     size_t reply_len = 0;
-    if (rq.kind == REQ_GETS) {
+    if (rq.kind == REQ_GETV) {
+        const ux_vpack_t *vp = data;
+        const uint64_t *addr = (const uint64_t *)(vp + 1);
+        reply_len = vp->count * vp->bytes;
+        rep = malloc(sizeof *rep + reply_len);
+        for (uint64_t j = 0; rep && j < vp->count; j++)
+            memcpy((char *)(rep + 1) + j * vp->bytes, me->map + (addr[j] - me->rbase), vp->bytes);
+        reply_data = rep + 1;
+    } else if (rq.kind == REQ_GETS) {
         /* Packed get: the reply carries the runs, packed here. */
         const ux_pack_t *pk = data;
         reply_len = pk->count * pk->plan.count[0];
@@ -215,7 +231,22 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
     *rep = (ux_reply_t){rq.token, 0, rt.rank};
     switch (rq.kind) {
     case REQ_GETS:
+    case REQ_GETV:
         break;
+    case REQ_PUTV:
+    case REQ_ACCV: {
+        const ux_vpack_t *vp = data;
+        const uint64_t *addr = (const uint64_t *)(vp + 1);
+        const char *d = (const char *)(addr + vp->count);
+        for (uint64_t j = 0; j < vp->count; j++) {
+            char *place = me->map + (addr[j] - me->rbase);
+            if (rq.kind == REQ_PUTV)
+                shm_copy(place, d + j * vp->bytes, vp->bytes);
+            else
+                shm_acc(rt.rank, (reach_type_t)rq.type, rq.scale, d + j * vp->bytes, place, vp->bytes);
+        }
+        break;
+    }
     case REQ_PUTS:
     case REQ_ACCS: {
         const ux_pack_t *pk = data;
@@ -296,8 +327,12 @@ static ucs_status_t ux_on_reply(void *arg, const void *header, size_t header_len
         if (length > 0) {
             if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)
                 rt_fatal("UCX: a packed reply came by rendezvous");
-            ux_pack_runs(slot->plan, slot->plan->dst_stride, slot->local, slot->first,
-                         length / slot->plan->count[0], data, 0);
+            if (slot->plan)
+                ux_pack_runs(slot->plan, slot->plan->dst_stride, slot->local, slot->first,
+                             length / slot->plan->count[0], data, 0);
+            else
+                for (size_t j = 0; j < length / slot->bytes; j++)
+                    memcpy(slot->dsts[j], (char *)data + j * slot->bytes, slot->bytes);
         }
         slot->value = r.value;
         slot->done = 1;
@@ -460,6 +495,63 @@ static int ux_strided(int op, int rank, reach_type_t t, const void *scale, const
                 : net_strided_direct(op, rank, t, scale, p, local, raddr);
 }
 
+/* The same for vectors: a descriptor's pairs go in chunks carrying their
+ * target addresses; auto packs pairs shorter than the thresholds above. */
+static int ux_vector(int op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
+                     size_t n)
+{
+    int proto = rt.cfg.strided_protocol;
+    if (op == NET_GET || op == NET_ACC)
+        ux_order(rank);
+    for (size_t i = 0; i < n; i++) {
+        size_t b = v[i].bytes, cnt = v[i].count;
+        int pack = cnt > 1 && b > 0 && b + sizeof(uint64_t) <= UX_PACK_MAX &&
+                   (proto == PROTOCOL_PACK ||
+                    (proto == PROTOCOL_AUTO &&
+                     b < (op == NET_GET ? UX_DIRECT_MIN_RUN_GET : UX_DIRECT_MIN_RUN)));
+        if (!pack) {
+            int st = net_vector_direct(op, rank, t, scale, &v[i], 1);
+            if (st != REACH_SUCCESS)
+                return st;
+            continue;
+        }
+        size_t chunk = cnt * b / 8;
+        chunk = chunk < UX_PACK_MIN ? UX_PACK_MIN : chunk > UX_PACK_MAX ? UX_PACK_MAX : chunk;
+        size_t per = chunk / (b + sizeof(uint64_t));
+        per = per ? per : 1;
+        size_t nchunks = (cnt + per - 1) / per;
+        ux_request_t rq = {.kind = op == NET_PUT ? REQ_PUTV : op == NET_ACC ? REQ_ACCV : REQ_GETV,
+                           .type = (uint8_t)t};
+        if (op == NET_ACC)
+            memcpy(rq.scale, scale, acc_elem_size(t));
+        ux_slot_t *slots = op == NET_GET ? calloc(nchunks, sizeof *slots) : NULL;
+        if (op == NET_GET && !slots)
+            rt_fatal("reach: out of memory for %zu chunk slots", nchunks);
+        ux_vpack_t *vp = (ux_vpack_t *)(void *)ux.bounce;
+        uint64_t *addr = (uint64_t *)(vp + 1);
+        for (size_t c = 0; c < nchunks; c++) {
+            size_t first = c * per;
+            vp->count = cnt - first < per ? cnt - first : per;
+            vp->bytes = b;
+            void **remote = op == NET_GET ? v[i].src : v[i].dst;
+            char *d = (char *)(addr + vp->count);
+            for (size_t j = 0; j < vp->count; j++) {
+                addr[j] = (uint64_t)(uintptr_t)remote[first + j];
+                if (op != NET_GET)
+                    memcpy(d + j * b, v[i].src[first + j], b);
+            }
+            size_t len = sizeof *vp + vp->count * sizeof(uint64_t) + (op == NET_GET ? 0 : vp->count * b);
+            if (op == NET_GET)
+                slots[c] = (ux_slot_t){.dsts = v[i].dst + first, .bytes = b};
+            ux_send(rank, &rq, vp, len, op == NET_GET ? &slots[c] : NULL);
+        }
+        for (size_t c = 0; op == NET_GET && c < nchunks; c++)
+            ux_wait_slot(&slots[c]);
+        free(slots);
+    }
+    return REACH_SUCCESS;
+}
+
 static int ux_flush(int rank)
 {
     ucp_request_param_t p = {.op_attr_mask = 0};
@@ -490,6 +582,7 @@ static const transport_t ucx_transport = {
     .atomic = ux_atomic,
     .sync = ux_sync,
     .strided = ux_strided,
+    .vector = ux_vector,
     .flush = ux_flush,
     .flush_all = ux_flush_all,
 };
