@@ -16,6 +16,6 @@
     X(server_spin, "REACH_SERVER_SPIN", UINT, "50",                                  \
       "empty progress calls of the server thread before it sleeps on the network's wakeup descriptor") \
     X(strided_protocol, "REACH_STRIDED_PROTOCOL", PROTOCOL, "auto",                 \
-      "strided and vector transfers to other nodes: direct (an RMA per run), pack (pipelined chunks), auto") \
+      "strided and vector transfers to other nodes: direct (an operation per run or pair), pack (pipelined chunks), auto") \
     X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
       "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)")
