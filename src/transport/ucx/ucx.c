@@ -444,6 +444,24 @@ static int ux_sync(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, uint
  * one streams about eight chunks deep); one bounce buffer suffices because
  * a send returns once its data is out. Gets send the chunk requests, then
  * unpack the replies as they arrive. */
+/* Whether an item (a run or a pair) of this size goes packed: always for
+ * pack, below the measured crossover for auto. */
+static int ux_pack_item(int op, size_t item)
+{
+    int proto = rt.cfg.strided_protocol;
+    return proto == PROTOCOL_PACK ||
+           (proto == PROTOCOL_AUTO && item < (op == NET_GET ? UX_DIRECT_MIN_RUN_GET : UX_DIRECT_MIN_RUN));
+}
+
+/* Items of `unit` bytes per chunk for a request of `total` bytes: about an
+ * eighth of the request, between UX_PACK_MIN and UX_PACK_MAX, at least one. */
+static size_t ux_chunk_items(size_t total, size_t unit)
+{
+    size_t chunk = total / 8;
+    chunk = chunk < UX_PACK_MIN ? UX_PACK_MIN : chunk > UX_PACK_MAX ? UX_PACK_MAX : chunk;
+    return chunk >= unit ? chunk / unit : 1;
+}
+
 static int ux_strided_pack(int op, int rank, reach_type_t t, const void *scale,
                            const reach_strided_t *p, const char *local, uintptr_t raddr)
 {
@@ -451,9 +469,7 @@ static int ux_strided_pack(int op, int rank, reach_type_t t, const void *scale,
     uint64_t runs = 1;
     for (int k = 1; k <= p->levels; k++)
         runs *= p->count[k];
-    size_t chunk = run * runs / 8;
-    chunk = chunk < UX_PACK_MIN ? UX_PACK_MIN : chunk > UX_PACK_MAX ? UX_PACK_MAX : chunk;
-    uint64_t per = chunk >= run ? chunk / run : 1;   /* run <= UX_PACK_MAX */
+    uint64_t per = ux_chunk_items(run * runs, run);   /* run <= UX_PACK_MAX */
     uint64_t nchunks = (runs + per - 1) / per;
     ux_request_t rq = {.kind = op == NET_PUT ? REQ_PUTS : op == NET_ACC ? REQ_ACCS : REQ_GETS,
                        .type = (uint8_t)t, .raddr = raddr};
@@ -484,11 +500,7 @@ static int ux_strided_pack(int op, int rank, reach_type_t t, const void *scale,
 static int ux_strided(int op, int rank, reach_type_t t, const void *scale, const reach_strided_t *p,
                       const char *local, uintptr_t raddr)
 {
-    int proto = rt.cfg.strided_protocol;
-    int pack = p->levels > 0 && p->count[0] <= UX_PACK_MAX &&
-               (proto == PROTOCOL_PACK ||
-                (proto == PROTOCOL_AUTO &&
-                 p->count[0] < (op == NET_GET ? UX_DIRECT_MIN_RUN_GET : UX_DIRECT_MIN_RUN)));
+    int pack = p->levels > 0 && p->count[0] <= UX_PACK_MAX && ux_pack_item(op, p->count[0]);
     if (op == NET_GET || op == NET_ACC)
         ux_order(rank);
     return pack ? ux_strided_pack(op, rank, t, scale, p, local, raddr)
@@ -500,25 +512,18 @@ static int ux_strided(int op, int rank, reach_type_t t, const void *scale, const
 static int ux_vector(int op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
                      size_t n)
 {
-    int proto = rt.cfg.strided_protocol;
     if (op == NET_GET || op == NET_ACC)
         ux_order(rank);
     for (size_t i = 0; i < n; i++) {
         size_t b = v[i].bytes, cnt = v[i].count;
-        int pack = cnt > 1 && b > 0 && b + sizeof(uint64_t) <= UX_PACK_MAX &&
-                   (proto == PROTOCOL_PACK ||
-                    (proto == PROTOCOL_AUTO &&
-                     b < (op == NET_GET ? UX_DIRECT_MIN_RUN_GET : UX_DIRECT_MIN_RUN)));
+        int pack = cnt > 1 && b > 0 && b + sizeof(uint64_t) <= UX_PACK_MAX && ux_pack_item(op, b);
         if (!pack) {
             int st = net_vector_direct(op, rank, t, scale, &v[i], 1);
             if (st != REACH_SUCCESS)
                 return st;
             continue;
         }
-        size_t chunk = cnt * b / 8;
-        chunk = chunk < UX_PACK_MIN ? UX_PACK_MIN : chunk > UX_PACK_MAX ? UX_PACK_MAX : chunk;
-        size_t per = chunk / (b + sizeof(uint64_t));
-        per = per ? per : 1;
+        size_t per = ux_chunk_items(cnt * b, b + sizeof(uint64_t));
         size_t nchunks = (cnt + per - 1) / per;
         ux_request_t rq = {.kind = op == NET_PUT ? REQ_PUTV : op == NET_ACC ? REQ_ACCV : REQ_GETV,
                            .type = (uint8_t)t};
