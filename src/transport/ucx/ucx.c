@@ -641,7 +641,7 @@ int ucx_init(void)
     ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
                            .features = UCP_FEATURE_RMA | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
                            .mt_workers_shared = 1};
-    if (ucp_config_read(NULL, NULL, &config) != UCS_OK)
+    if (ucp_config_read("REACH", NULL, &config) != UCS_OK)
         return rt_error(REACH_ERR_SYSTEM, "reach_init", "cannot read UCX's configuration");
     ucs_status_t s = ucp_init(&params, config, &ux.ctx);
     ucp_config_release(config);
