@@ -264,12 +264,21 @@ typedef enum reach_path {
     REACH_PATHS
 } reach_path_t;
 
+/* Counters of this process. Message accounting covers the network only:
+ * messages are the active messages and RMA operations this process sent to
+ * other nodes plus the replies its server sent back; a remote atomic is a
+ * read-modify-write (user atomic, lock or counter operation) done at
+ * another node; a server wake-up is a return of the server thread from
+ * sleep on the network's descriptor. */
 typedef struct reach_stats {
     uint64_t ops[REACH_OP_KINDS][REACH_PATHS];
     uint64_t bytes[REACH_OP_KINDS][REACH_PATHS];
     uint64_t blocking_waits;  /* waits that went to sleep in the kernel */
     uint64_t lock_contended;  /* lock acquisitions that had to queue */
     uint64_t allocations;     /* collective allocations */
+    uint64_t messages;        /* network messages sent (requests, RMA, replies) */
+    uint64_t remote_atomics;  /* read-modify-writes done at another node */
+    uint64_t server_wakeups;  /* times the server thread woke from sleep */
 } reach_stats_t;
 
 REACH_API int reach_stats_get(reach_stats_t *out);

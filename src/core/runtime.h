@@ -78,6 +78,12 @@ static inline void rt_count(reach_op_kind_t kind, int rank, size_t bytes)
     rt.stats.bytes[kind][p] += bytes;
 }
 
+/* Adds one to a counter that the server thread may update as well. */
+static inline void rt_stat_inc(uint64_t *counter)
+{
+    __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
 /* Checks that reach is initialized and rank is valid. */
 static inline int rt_check_rank(const char *call, int rank)
 {

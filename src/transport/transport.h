@@ -46,6 +46,15 @@ typedef struct transport {
     /* Everything issued to rank (to every rank) is complete at the target. */
     int (*flush)(int rank);
     int (*flush_all)(void);
+    /* A put, then one added to the waitword at word (the target's address)
+     * and its sleepers woken, in one message. */
+    int (*put_signal)(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word);
+    /* Paper 000's op_init and op_done: writes sent to rank since start-up,
+     * and waiting until this process has completed `count` writes from all
+     * origins (both modulo 2^32). A put is complete at the target when the
+     * target's completed count covers it. */
+    uint32_t (*sent_to)(int rank);
+    void (*wait_completed)(uint32_t count);
 } transport_t;
 
 /* The network transport in use; NULL when the job is on one node. */

@@ -9,7 +9,7 @@
 
 void shm_futex_wait(_Atomic uint32_t *word, uint32_t expected)
 {
-    rt.stats.blocking_waits++;
+    rt_stat_inc(&rt.stats.blocking_waits);
     /* EAGAIN (value changed) and EINTR both mean: look again. */
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, expected, NULL, NULL, 0);
 }

@@ -26,7 +26,24 @@
 #include <ucp/api/ucp.h>
 
 enum { AM_REQUEST = 11, AM_REPLY = 12 };
-enum { REQ_ACC, REQ_ATOMIC, REQ_SYNC, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV, REQ_ACCV, REQ_GETV };
+enum { REQ_PUT, REQ_ACC, REQ_ATOMIC, REQ_SYNC, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV, REQ_ACCV,
+       REQ_GETV, REQ_FENCE, REQ_SIGNAL };
+
+/* Requests that write and return nothing (puts, accumulates, stores to
+ * synchronization words) are "counted": no reply, but the origin counts
+ * those it sent to each target and the target's server counts those it
+ * completed from each origin (paper 000's op_init and op_done). A fence
+ * sends the origin's count and the server replies once it has completed
+ * that many; the combined barrier compares the same counts without any
+ * fence message. Requests that return something are answered. Signals
+ * (stores and adds on synchronization words without a result, and a put
+ * with a signal) are neither: the protocol that sends one sees its effect
+ * by other means (a waiter wakes), so they leave no fence behind. */
+#define UX_ACK ((uint64_t)1)   /* token of a counted request that asks for an ack */
+/* Counted requests to one target between two that ask for an ack: with at
+ * most UX_MAX_PENDING acks awaited, at most 64 x 16 requests are in flight
+ * to a target, so a flood of puts meets back-pressure, not growth. */
+#define UX_ACK_EVERY 16
 
 /* Accumulates travel in eager messages of at most this size. */
 #define UX_ACC_CHUNK ((size_t)8192)
@@ -35,6 +52,7 @@ enum { REQ_ACC, REQ_ATOMIC, REQ_SYNC, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV, RE
 
 typedef struct ux_request {
     uint8_t kind, type, op, width;
+    uint8_t counted;         /* completes into the target's op_done */
     int32_t origin;
     uint64_t raddr, a, b;
     uint64_t token;          /* the origin's reply slot, 0 for none */
@@ -89,9 +107,17 @@ static struct {
     ucp_ep_h *ep;            /* by rank: to its server worker; NULL on this node */
     ucp_ep_h *reply_ep;      /* by rank: from our server worker to its client worker */
     ucp_rkey_h *rkey;
-    int *pending;            /* by rank: requests without reply yet */
+    int *pending;            /* by rank: replies awaited */
     long pending_total;
-    char *dirty;             /* by rank: written since the last flush */
+    uint32_t *sent;          /* by rank: counted requests sent (op_init) */
+    uint32_t *fenced;        /* by rank: sent[rank] at the last fence */
+    uint32_t *since_ack;     /* by rank: counted requests since the last ack request */
+    ux_slot_t *fence_slots;  /* by rank: replies of one flush_all */
+    /* The server thread's side. */
+    uint32_t *done_from;     /* by origin: counted requests completed */
+    shm_waitword_t done;     /* all counted requests completed here (op_done) */
+    ux_request_t *deferred;  /* fences waiting for their count */
+    int ndeferred;
     pthread_t thread;
     _Atomic int stop;
     char *bounce;            /* one chunk: sends complete before it is reused */
@@ -135,7 +161,7 @@ static void ux_client_progress(unsigned *spins)
     *spins = 0;
     if (ucp_worker_arm(ux.client) == UCS_OK) {
         struct pollfd pfd = {ux.client_fd, POLLIN, 0};
-        rt.stats.blocking_waits++;
+        rt_stat_inc(&rt.stats.blocking_waits);
         poll(&pfd, 1, 10);
     }
 }
@@ -165,6 +191,65 @@ static void ux_reply_sent(void *request, ucs_status_t status, void *user_data)
     ucp_request_free(request);
 }
 
+/* Sends rep (allocated by the caller, len bytes of data after it) to
+ * origin's client; rep is freed once sent. */
+static void ux_send_reply(ux_reply_t *rep, int origin, size_t len)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                                             UCP_OP_ATTR_FIELD_FLAGS,
+                             .cb.send = ux_reply_sent,
+                             .user_data = rep,
+                             .flags = UCP_AM_SEND_FLAG_EAGER};
+    rt_stat_inc(&rt.stats.messages);
+    void *req = ucp_am_send_nbx(ux.reply_ep[origin], AM_REPLY, rep, sizeof *rep, len ? rep + 1 : NULL,
+                                len, &p);
+    if (UCS_PTR_IS_ERR(req))
+        rt_fatal("UCX server: reply failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
+    if (req == NULL)
+        free(rep);
+}
+
+/* Answers rq with value, if its origin asked for an answer. */
+static void ux_reply(const ux_request_t *rq, int64_t value)
+{
+    if (rq->token == 0)
+        return;
+    ux_reply_t *rep = malloc(sizeof *rep);
+    if (!rep)
+        rt_fatal("UCX server: out of memory");
+    *rep = (ux_reply_t){rq->token, value, rt.rank};
+    ux_send_reply(rep, rq->origin, 0);
+}
+
+/* A counted request is complete: op_done grows (and wakes a combined
+ * barrier waiting for it), and the fences it satisfies are answered. */
+static void ux_completed(const ux_request_t *rq)
+{
+    uint32_t done = ++ux.done_from[rq->origin];
+    atom_fetch_add_seq_cst(&ux.done.value, 1);
+    shm_waitword_wake(&ux.done);
+    ux_reply(rq, 0);
+    for (int i = 0; i < ux.ndeferred; i++) {
+        ux_request_t *f = &ux.deferred[i];
+        if (f->origin == rq->origin && (int32_t)(done - (uint32_t)f->a) >= 0) {
+            ux_reply(f, 0);
+            *f = ux.deferred[--ux.ndeferred];
+            i--;
+        }
+    }
+}
+
+/* A fence answers once every counted request its origin sent before it
+ * has completed here (requests may still be arriving, or receiving their
+ * data by rendezvous). */
+static void ux_fence(const ux_request_t *rq)
+{
+    if ((int32_t)(ux.done_from[rq->origin] - (uint32_t)rq->a) >= 0)
+        ux_reply(rq, 0);
+    else
+        ux.deferred[ux.ndeferred++] = *rq;   /* one per origin at most */
+}
+
 /* Applies a synchronization-word operation to local memory. */
 static uint64_t ux_sync_apply(char *local, int op, uint64_t a, uint64_t b)
 {
@@ -192,46 +277,99 @@ static uint64_t ux_sync_apply(char *local, int op, uint64_t a, uint64_t b)
     }
 }
 
+/* A large put arrived by rendezvous straight into its place. */
+static void ux_put_received(void *request, ucs_status_t status, size_t length, void *user_data)
+{
+    (void)length;
+    if (status != UCS_OK)
+        rt_fatal("UCX server: receiving a put failed: %s", ucs_status_string(status));
+    ux_completed(user_data);
+    free(user_data);
+    ucp_request_free(request);
+}
+
+static void ux_receive_put(const ux_request_t *rq, void *desc, char *place, size_t length)
+{
+    ux_request_t *ctx = malloc(sizeof *ctx);
+    if (!ctx)
+        rt_fatal("UCX server: out of memory");
+    *ctx = *rq;
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                             .cb.recv_am = ux_put_received,
+                             .user_data = ctx};
+    void *req = ucp_am_recv_data_nbx(ux.server, desc, place, length, &p);
+    if (UCS_PTR_IS_ERR(req))
+        rt_fatal("UCX server: receiving a put failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
+    if (req == NULL) {
+        ux_completed(ctx);
+        free(ctx);
+    }
+}
+
+/* Serves a get of packed runs or vector pairs: the reply carries the data. */
+static void ux_serve_get(const ux_request_t *rq, const void *data, char *local)
+{
+    peer_t *me = &rt.peers[rt.rank];
+    size_t len;
+    ux_reply_t *rep;
+    if (rq->kind == REQ_GETV) {
+        const ux_vpack_t *vp = data;
+        const uint64_t *addr = (const uint64_t *)(vp + 1);
+        len = vp->count * vp->bytes;
+        if ((rep = malloc(sizeof *rep + len)) != NULL)
+            for (uint64_t j = 0; j < vp->count; j++)
+                memcpy((char *)(rep + 1) + j * vp->bytes, me->map + (addr[j] - me->rbase), vp->bytes);
+    } else {
+        const ux_pack_t *pk = data;
+        len = pk->count * pk->plan.count[0];
+        if ((rep = malloc(sizeof *rep + len)) != NULL)
+            ux_pack_runs(&pk->plan, pk->plan.src_stride, local, pk->first, pk->count,
+                         (char *)(rep + 1), 1);
+    }
+    if (!rep)
+        rt_fatal("UCX server: out of memory");
+    *rep = (ux_reply_t){rq->token, 0, rt.rank};
+    ux_send_reply(rep, rq->origin, len);
+}
+
 static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_length, void *data,
                                   size_t length, const ucp_am_recv_param_t *param)
 {
     (void)arg;
     ux_request_t rq;
-    (void)param;
-    if (header_length != sizeof rq || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
+    int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+    if (header_length != sizeof rq)
         rt_fatal("UCX server: malformed request");
     memcpy(&rq, header, sizeof rq);
+    if (rndv && rq.kind != REQ_PUT)
+        rt_fatal("UCX server: a request other than a put came by rendezvous");
     peer_t *me = &rt.peers[rt.rank];
     char *local = me->map + (rq.raddr - me->rbase);
-    ux_reply_t *rep;
-    const void *reply_data = NULL;
-    size_t reply_len = 0;
-    if (rq.kind == REQ_GETV) {
-        const ux_vpack_t *vp = data;
-        const uint64_t *addr = (const uint64_t *)(vp + 1);
-        reply_len = vp->count * vp->bytes;
-        rep = malloc(sizeof *rep + reply_len);
-        for (uint64_t j = 0; rep && j < vp->count; j++)
-            memcpy((char *)(rep + 1) + j * vp->bytes, me->map + (addr[j] - me->rbase), vp->bytes);
-        reply_data = rep + 1;
-    } else if (rq.kind == REQ_GETS) {
-        /* Packed get: the reply carries the runs, packed here. */
-        const ux_pack_t *pk = data;
-        reply_len = pk->count * pk->plan.count[0];
-        rep = malloc(sizeof *rep + reply_len);
-        if (rep)
-            ux_pack_runs(&pk->plan, pk->plan.src_stride, local, pk->first, pk->count,
-                         (char *)(rep + 1), 1);
-        reply_data = rep + 1;
-    } else {
-        rep = malloc(sizeof *rep);
-    }
-    if (!rep)
-        rt_fatal("UCX server: out of memory");
-    *rep = (ux_reply_t){rq.token, 0, rt.rank};
     switch (rq.kind) {
     case REQ_GETS:
     case REQ_GETV:
+        ux_serve_get(&rq, data, local);
+        return UCS_OK;
+    case REQ_FENCE:
+        ux_fence(&rq);
+        return UCS_OK;
+    case REQ_ATOMIC:
+        ux_reply(&rq, shm_atomic(rt.rank, local, rq.width, (shm_atomic_op_t)rq.op, (int64_t)rq.a,
+                                 (int64_t)rq.b));
+        return UCS_OK;
+    case REQ_SYNC:
+        ux_reply(&rq, (int64_t)ux_sync_apply(local, rq.op, rq.a, rq.b));
+        return UCS_OK;
+    case REQ_SIGNAL:   /* the data, then one more at the waitword b */
+        shm_copy(local, data, length);
+        ux_sync_apply(me->map + (rq.b - me->rbase), NET_SYNC_ADD32_WAKE, 1, 0);
+        return UCS_OK;
+    case REQ_PUT:
+        if (rndv) {
+            ux_receive_put(&rq, data, local, length);
+            return UCS_OK;
+        }
+        shm_copy(local, data, length);
         break;
     case REQ_PUTV:
     case REQ_ACCV: {
@@ -264,25 +402,10 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
     case REQ_ACC:
         shm_acc(rt.rank, (reach_type_t)rq.type, rq.scale, data, local, length);
         break;
-    case REQ_ATOMIC:
-        rep->value = shm_atomic(rt.rank, local, rq.width, (shm_atomic_op_t)rq.op, (int64_t)rq.a,
-                                (int64_t)rq.b);
-        break;
     default:
-        rep->value = (int64_t)ux_sync_apply(local, rq.op, rq.a, rq.b);
-        break;
+        rt_fatal("UCX server: unknown request %d", rq.kind);
     }
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
-                                             UCP_OP_ATTR_FIELD_FLAGS,
-                             .cb.send = ux_reply_sent,
-                             .user_data = rep,
-                             .flags = UCP_AM_SEND_FLAG_EAGER};
-    void *req = ucp_am_send_nbx(ux.reply_ep[rq.origin], AM_REPLY, rep, sizeof *rep, reply_data,
-                                reply_len, &p);
-    if (UCS_PTR_IS_ERR(req))
-        rt_fatal("UCX server: reply failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
-    if (req == NULL)
-        free(rep);
+    ux_completed(&rq);
     return UCS_OK;
 }
 
@@ -308,6 +431,7 @@ static void *ux_server_main(void *arg)
             continue;
         struct pollfd pfd = {ux.server_fd, POLLIN, 0};
         poll(&pfd, 1, -1);   /* an idle process sleeps here */
+        rt_stat_inc(&rt.stats.server_wakeups);
     }
     return NULL;
 }
@@ -322,7 +446,7 @@ static ucs_status_t ux_on_reply(void *arg, const void *header, size_t header_len
     if (header_length != sizeof r)
         rt_fatal("UCX: malformed reply");
     memcpy(&r, header, sizeof r);
-    if (r.token) {
+    if (r.token != UX_ACK) {
         ux_slot_t *slot = (ux_slot_t *)(uintptr_t)r.token;
         if (length > 0) {
             if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)
@@ -350,17 +474,31 @@ static void ux_wait_pending(int rank, int below)
 }
 
 /* Sends a request (and data) to rank's server; returns once the data may
- * be reused. The reply, counted as pending until it arrives, fills slot. */
+ * be reused. With a slot, the reply fills it (counted as pending until it
+ * arrives); without, the request is counted (see UX_ACK) unless it is a
+ * signal. Puts may go by
+ * rendezvous, straight from src into the target's segment; every other
+ * request is eager. */
 static void ux_send(int rank, ux_request_t *rq, const void *data, size_t len, ux_slot_t *slot)
 {
     ux_wait_pending(rank, UX_MAX_PENDING);   /* back-pressure, not growth */
     rq->origin = rt.rank;
+    rq->counted = slot == NULL && rq->kind != REQ_SYNC && rq->kind != REQ_SIGNAL;
     rq->token = (uint64_t)(uintptr_t)slot;
+    if (rq->counted) {
+        ux.sent[rank]++;
+        if (++ux.since_ack[rank] == UX_ACK_EVERY) {
+            ux.since_ack[rank] = 0;
+            rq->token = UX_ACK;
+        }
+    }
+    if (rq->token) {
+        ux.pending[rank]++;
+        ux.pending_total++;
+    }
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                             .flags = UCP_AM_SEND_FLAG_EAGER};
-    ux.pending[rank]++;
-    ux.pending_total++;
-    ux.dirty[rank] = 1;
+                             .flags = rq->kind == REQ_PUT ? 0 : UCP_AM_SEND_FLAG_EAGER};
+    rt_stat_inc(&rt.stats.messages);
     ux_wait(ucp_am_send_nbx(ux.ep[rank], AM_REQUEST, rq, sizeof *rq, data, len, &p), "send");
 }
 
@@ -380,25 +518,33 @@ static int ux_request(int rank, ux_request_t *rq, const void *data, size_t len, 
     return REACH_SUCCESS;
 }
 
-/* A get or an atomic sees everything this process put to rank before. */
+/* A get or an atomic sees everything this process wrote to rank before. */
 static int ux_flush(int rank);
 static void ux_order(int rank)
 {
-    if (ux.dirty[rank])
+    if (ux.sent[rank] != ux.fenced[rank])
         ux_flush(rank);
 }
 
 static int ux_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
-    ucp_request_param_t p = {.op_attr_mask = 0};
-    ux.dirty[rank] = 1;
-    return ux_wait(ucp_put_nbx(ux.ep[rank], src, bytes, raddr, ux.rkey[rank], &p), "put");
+    ux_request_t rq = {.kind = REQ_PUT, .raddr = raddr};
+    ux_send(rank, &rq, src, bytes, NULL);
+    return REACH_SUCCESS;
+}
+
+static int ux_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
+{
+    ux_request_t rq = {.kind = REQ_SIGNAL, .raddr = raddr, .b = word};
+    ux_send(rank, &rq, src, bytes, NULL);
+    return REACH_SUCCESS;
 }
 
 static int ux_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
     ux_order(rank);
     ucp_request_param_t p = {.op_attr_mask = 0};
+    rt_stat_inc(&rt.stats.messages);
     return ux_wait(ucp_get_nbx(ux.ep[rank], dst, bytes, raddr, ux.rkey[rank], &p), "get");
 }
 
@@ -422,6 +568,7 @@ static int ux_atomic(int rank, uintptr_t raddr, int width, int op, int64_t a, in
     ux_request_t rq = {.kind = REQ_ATOMIC, .op = (uint8_t)op, .width = (uint8_t)width,
                        .raddr = raddr, .a = (uint64_t)a, .b = (uint64_t)b};
     ux_slot_t slot = {0};
+    rt_stat_inc(&rt.stats.remote_atomics);
     ux_request(rank, &rq, NULL, 0, &slot);
     *old = slot.value;
     return REACH_SUCCESS;
@@ -431,6 +578,8 @@ static int ux_sync(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, uint
 {
     ux_request_t rq = {.kind = REQ_SYNC, .op = (uint8_t)op, .raddr = raddr, .a = a, .b = b};
     ux_slot_t slot = {0};
+    if (op != NET_SYNC_STORE64 && op != NET_SYNC_STORE32_WAKE)
+        rt_stat_inc(&rt.stats.remote_atomics);
     ux_request(rank, &rq, NULL, 0, old ? &slot : NULL);
     if (old)
         *old = (uint64_t)slot.value;
@@ -557,26 +706,49 @@ static int ux_vector(int op, int rank, reach_type_t t, const void *scale, const 
     return REACH_SUCCESS;
 }
 
+/* A fence: the server answers once it has completed every counted request
+ * this process sent it; nothing to send if there is none since the last. */
 static int ux_flush(int rank)
 {
-    ucp_request_param_t p = {.op_attr_mask = 0};
-    ux_wait(ucp_ep_flush_nbx(ux.ep[rank], &p), "flush");
+    if (ux.sent[rank] != ux.fenced[rank]) {
+        ux_request_t rq = {.kind = REQ_FENCE, .a = ux.sent[rank]};
+        ux_slot_t slot = {0};
+        ux_request(rank, &rq, NULL, 0, &slot);
+        ux.fenced[rank] = (uint32_t)rq.a;
+    }
     ux_wait_pending(rank, 1);
-    ux.dirty[rank] = 0;
     return REACH_SUCCESS;
 }
 
-/* One flush of the worker reaches every target at once; then the replies
- * of every target are awaited together. */
+/* The fences to every target written to go out at once; then their
+ * answers are awaited together. */
 static int ux_flush_all(void)
 {
-    ucp_request_param_t p = {.op_attr_mask = 0};
-    ux_wait(ucp_worker_flush_nbx(ux.client, &p), "flush");
+    for (int r = 0; r < rt.size; r++) {
+        if (ux.ep[r] == NULL || ux.sent[r] == ux.fenced[r])
+            continue;
+        ux_request_t rq = {.kind = REQ_FENCE, .a = ux.sent[r]};
+        ux.fence_slots[r] = (ux_slot_t){0};
+        ux_send(r, &rq, NULL, 0, &ux.fence_slots[r]);
+        ux.fenced[r] = (uint32_t)rq.a;
+    }
     unsigned spins = 0;
     while (ux.pending_total > 0)
         ux_client_progress(&spins);
-    memset(ux.dirty, 0, (size_t)rt.size);
     return REACH_SUCCESS;
+}
+
+static uint32_t ux_sent_to(int rank)
+{
+    return ux.sent[rank];
+}
+
+/* Waits until this process's server has completed `count` counted
+ * requests since start-up (modulo 2^32). */
+static void ux_wait_completed(uint32_t count)
+{
+    for (uint32_t got; (int32_t)((got = atom_load_acquire(&ux.done.value)) - count) < 0;)
+        shm_waitword_wait_change(&ux.done, got);
 }
 
 static const transport_t ucx_transport = {
@@ -590,6 +762,9 @@ static const transport_t ucx_transport = {
     .vector = ux_vector,
     .flush = ux_flush,
     .flush_all = ux_flush_all,
+    .put_signal = ux_put_signal,
+    .sent_to = ux_sent_to,
+    .wait_completed = ux_wait_completed,
 };
 
 const transport_t *net;
@@ -681,8 +856,16 @@ int ucx_init(void)
     ux.reply_ep = calloc((size_t)rt.size, sizeof *ux.reply_ep);
     ux.rkey = calloc((size_t)rt.size, sizeof *ux.rkey);
     ux.pending = calloc((size_t)rt.size, sizeof(int));
-    ux.dirty = calloc((size_t)rt.size, 1);
-    if (!bases || !ux.ep || !ux.reply_ep || !ux.rkey || !ux.pending || !ux.dirty)
+    ux.sent = calloc((size_t)rt.size, sizeof(uint32_t));
+    ux.fenced = calloc((size_t)rt.size, sizeof(uint32_t));
+    ux.since_ack = calloc((size_t)rt.size, sizeof(uint32_t));
+    ux.fence_slots = calloc((size_t)rt.size, sizeof(ux_slot_t));
+    ux.done_from = calloc((size_t)rt.size, sizeof(uint32_t));
+    ux.deferred = calloc((size_t)rt.size, sizeof(ux_request_t));
+    ux.ndeferred = 0;
+    atom_store_relaxed(&ux.done.value, 0);
+    if (!bases || !ux.ep || !ux.reply_ep || !ux.rkey || !ux.pending || !ux.sent || !ux.fenced ||
+        !ux.since_ack || !ux.fence_slots || !ux.done_from || !ux.deferred)
         rt_fatal("reach_init: out of memory");
     uintptr_t mine = me->rbase;
     MPI_Allgather(&mine, sizeof mine, MPI_BYTE, bases, sizeof mine, MPI_BYTE, rt.comm);
@@ -759,7 +942,12 @@ void ucx_finalize(void)
     free(ux.reply_ep);
     free(ux.rkey);
     free(ux.pending);
-    free(ux.dirty);
+    free(ux.sent);
+    free(ux.fenced);
+    free(ux.since_ack);
+    free(ux.fence_slots);
+    free(ux.done_from);
+    free(ux.deferred);
     free(ux.bounce);
     ux.ep = NULL;
     ux.pending_total = 0;
