@@ -55,10 +55,10 @@ int config_parse_size(const char *s, size_t *out)
     return 0;
 }
 
-int config_parse_protocol(const char *s, int *out)
+/* The index of s in names (case-insensitive); -1 if none. */
+static int config_parse_name(const char *s, const char *const *names, int n, int *out)
 {
-    static const char *const names[] = {"auto", "direct", "pack"};
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < n; i++)
         if (strcasecmp(s, names[i]) == 0) {
             *out = i;
             return 0;
@@ -66,7 +66,26 @@ int config_parse_protocol(const char *s, int *out)
     return -1;
 }
 
+int config_parse_protocol(const char *s, int *out)
+{
+    static const char *const names[] = {"auto", "direct", "pack"};
+    return config_parse_name(s, names, 3, out);
+}
+
+static const char *const barrier_names[BARRIER_KINDS] = {"fence+dissemination", "combined", "tree"};
+
+int config_parse_barrier(const char *s, int *out)
+{
+    return config_parse_name(s, barrier_names, BARRIER_KINDS, out);
+}
+
+const char *config_barrier_name(int kind)
+{
+    return (unsigned)kind < BARRIER_KINDS ? barrier_names[kind] : "?";
+}
+
 #define config_parse_PROTOCOL config_parse_protocol
+#define config_parse_BARRIER config_parse_barrier
 #define config_parse_BOOL config_parse_bool
 #define config_parse_UINT config_parse_uint
 #define config_parse_SIZE config_parse_size

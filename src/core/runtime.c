@@ -124,6 +124,8 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
     rt.initialized = 1;
     group_init_world();
     st = notify_init();
+    if (st == REACH_SUCCESS)
+        st = barrier_init();
     if (st != REACH_SUCCESS) {
         reach_finalize();
         return st;
@@ -158,6 +160,7 @@ int reach_finalize(void)
         stats_print(stderr);
     ucx_finalize();
     notify_finalize();
+    barrier_finalize();
     mem_release_all();
     sync_finalize();
     group_finalize_world();

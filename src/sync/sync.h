@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include "core/runtime.h"
 
-/* All-fence, then a barrier of every rank. */
+/* All-fence, then a barrier of every rank, as REACH_BARRIER chooses. */
 void sync_barrier(void) REACH_HIDDEN;
+int barrier_init(void) REACH_HIDDEN;
+void barrier_finalize(void) REACH_HIDDEN;
 /* Destroys mutex sets left at finalize. */
 void sync_finalize(void) REACH_HIDDEN;
 void stats_print(FILE *out) REACH_HIDDEN;

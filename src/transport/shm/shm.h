@@ -7,7 +7,9 @@
  *   [0, 32 KiB)   stripe locks: accumulate and atomics on the arena's bytes
  *   [32, 40 KiB)  queue-lock nodes of the owning process
  *   [40, 44 KiB)  node barrier state (used in node rank 0's arena)
- *   [44, 46 KiB)  barrier counters between nodes (node leaders' arenas)
+ *   [44, 49 KiB)  barrier words: dissemination rounds between node leaders,
+ *                 the tree barrier's arrival and release, the combined
+ *                 barrier's exchange rounds
  *   [64 KiB, ...) heap: collective and local allocations */
 #ifndef REACH_SHM_H
 #define REACH_SHM_H
@@ -25,6 +27,10 @@
 #define SHM_BARRIER_OFF    (40u << 10)
 #define SHM_DISSEM_OFF     (44u << 10)
 #define SHM_DISSEM_ROUNDS  32
+/* Waitwords are 64 bytes apart (one cache line each). */
+#define SHM_TREE_ARRIVE_OFF  (SHM_DISSEM_OFF + SHM_DISSEM_ROUNDS * 64u)
+#define SHM_TREE_RELEASE_OFF (SHM_TREE_ARRIVE_OFF + 64u)
+#define SHM_XCHG_OFF         (SHM_TREE_RELEASE_OFF + 64u)   /* SHM_DISSEM_ROUNDS words */
 #define SHM_HEAP_OFF       ((size_t)64 << 10)
 
 typedef struct shm_stripe {

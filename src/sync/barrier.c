@@ -1,0 +1,203 @@
+/* ARMCI_Barrier: every write issued before it is complete everywhere after
+ * it, and nobody leaves before everyone arrived. REACH_BARRIER chooses how:
+ *
+ * fence+dissemination  the baseline of paper 000: an all-fence (one fence
+ *   request to every rank written to, all at once, and their answers), then
+ *   a barrier: the node's processes meet in shared memory, the node
+ *   leaders in a dissemination barrier (ceil(log2 nodes) rounds of one
+ *   message), then the node again.
+ * combined  paper 000's ARMCI_Barrier: no fence. Each process knows how
+ *   many writes it sent to each rank (op_init) and its server counts the
+ *   writes it completed (op_done). The op_init arrays are combined so that
+ *   each process learns how many writes were sent to it, in ceil(log2 N)
+ *   rounds for any N (below), it waits until op_done reaches that number,
+ *   and then the same barrier as above: at most 2 ceil(log2 N) messages.
+ * tree  for comparison: an all-fence, then a combining tree of radix
+ *   REACH_BARRIER_RADIX over the ranks: arrivals climb to rank 0, the
+ *   release comes back down.
+ *
+ * On one node there is no network and a write is complete when its stores
+ * are visible: every variant is a memory fence and the node barrier. */
+#include "core/mem.h"
+#include "core/group.h"
+#include "sync/sync.h"
+#include "transport/shm/shm.h"
+#include "transport/transport.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct {
+    uint32_t epoch;          /* barriers passed, with a network */
+    uint32_t arrivals;       /* tree: children's arrivals expected so far */
+    int rounds;              /* ceil(log2 size) */
+    size_t per_round;        /* entries in one round's buffer */
+    uint32_t *buf;           /* my round buffers, rounds x per_round */
+    uintptr_t *raddr;        /* by rank: its round buffers, in its addresses */
+    uint32_t *sums, *out;    /* the combining array and a round's outgoing part */
+} bx;
+
+static inline shm_waitword_t *bx_word(size_t off)
+{
+    return (shm_waitword_t *)(void *)(rt.peers[rt.rank].map + off);
+}
+
+/* Waits until the waitword at header offset off has counted to target. */
+static void bx_wait(size_t off, uint32_t target)
+{
+    shm_waitword_t *w = bx_word(off);
+    for (uint32_t got; (int32_t)((got = atom_load_acquire(&w->value)) - target) < 0;)
+        shm_waitword_wait_change(w, got);
+}
+
+/* Adds one to the waitword at header offset off of rank's arena, waking
+ * its sleepers: a store on this node, one message to another. */
+static void bx_signal(int rank, size_t off)
+{
+    char *map = rt.peers[rank].map;
+    if (map) {
+        shm_waitword_t *w = (shm_waitword_t *)(void *)(map + off);
+        atom_fetch_add_seq_cst(&w->value, 1);
+        shm_waitword_wake(w);
+    } else {
+        net->sync(rank, rt.peers[rank].rbase + off, NET_SYNC_ADD32_WAKE, 1, 0, NULL);
+    }
+}
+
+int barrier_init(void)
+{
+    if (rt.cfg.barrier_radix < 2)
+        return rt_error(REACH_ERR_ARG, "reach_init", "REACH_BARRIER_RADIX=%u: the tree needs 2 or more",
+                        rt.cfg.barrier_radix);
+    bx.epoch = bx.arrivals = 0;
+    bx.rounds = 0;
+    while ((1 << bx.rounds) < rt.size)
+        bx.rounds++;
+    bx.per_round = (size_t)rt.size / 2 + 1;
+    if (net == NULL || rt.cfg.barrier != BARRIER_COMBINED)
+        return REACH_SUCCESS;
+    void **bases = malloc(sizeof(void *) * (size_t)rt.size);
+    bx.raddr = malloc(sizeof(uintptr_t) * (size_t)rt.size);
+    bx.sums = malloc(sizeof(uint32_t) * (size_t)rt.size);
+    bx.out = malloc(sizeof(uint32_t) * bx.per_round);
+    if (!bases || !bx.raddr || !bx.sums || !bx.out)
+        rt_fatal("reach_init: out of private memory");
+    int st = mem_alloc_collective("reach_init", &group_world,
+                                  sizeof(uint32_t) * bx.per_round * (size_t)bx.rounds, bases, 0);
+    if (st == REACH_SUCCESS) {
+        bx.buf = bases[rt.rank];
+        for (int r = 0; r < rt.size; r++)
+            bx.raddr[r] = (uintptr_t)bases[r];
+    }
+    free(bases);
+    return st;
+}
+
+void barrier_finalize(void)
+{
+    free(bx.raddr);
+    free(bx.sums);
+    free(bx.out);
+    bx.raddr = NULL;
+    bx.sums = bx.out = NULL;
+    bx.buf = NULL;   /* released with every other allocation */
+}
+
+/* The node barrier, the node leaders' dissemination, the node barrier. */
+static void bx_hierarchical(void)
+{
+    shm_node_barrier();
+    if (rt.node_count < 2)
+        return;
+    if (rt.node_rank == 0) {
+        int n = rt.node_count, i = rt.node;
+        for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
+            int peer = rt.node_members[rt.node_first[(i + dist) % n]];
+            bx_signal(peer, SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t));
+            bx_wait(SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t), bx.epoch);
+        }
+    }
+    shm_node_barrier();
+}
+
+/* Combines every process's op_init so that each learns how many writes
+ * were sent to it. sums[o] holds the partial count destined to rank
+ * me + o (mod N). In round k every process passes the entries whose
+ * offset has bit k set to rank me + 2^k, which adds them to its entries at
+ * offset o - 2^k: each count travels along the bits of its offset and
+ * arrives at offset 0 of its destination after ceil(log2 N) rounds, one
+ * message each, whatever N. Returns the number of writes sent here. */
+static uint32_t bx_exchange(void)
+{
+    int n = rt.size, me = rt.rank;
+    for (int o = 0; o < n; o++) {
+        int dest = (me + o) % n;
+        bx.sums[o] = rt.peers[dest].map ? 0 : net->sent_to(dest);
+    }
+    for (int k = 0; k < bx.rounds; k++) {
+        int d = 1 << k, peer = (me + d) % n;
+        size_t m = 0;
+        for (int o = d; o < n; o++)
+            if (o & d) {
+                bx.out[m++] = bx.sums[o];
+                bx.sums[o] = 0;
+            }
+        size_t off = (size_t)k * bx.per_round * sizeof(uint32_t), word = SHM_XCHG_OFF + (size_t)k * sizeof(shm_waitword_t);
+        char *map = rt.peers[peer].map;
+        if (map) {
+            memcpy(map + (bx.raddr[peer] - rt.peers[peer].rbase) + off, bx.out, m * sizeof(uint32_t));
+            bx_signal(peer, word);
+        } else {
+            net->put_signal(peer, bx.out, bx.raddr[peer] + off, m * sizeof(uint32_t),
+                            rt.peers[peer].rbase + word);
+        }
+        bx_wait(word, bx.epoch);
+        const uint32_t *in = bx.buf + (size_t)k * bx.per_round;
+        m = 0;
+        for (int o = d; o < n; o++)
+            if (o & d)
+                bx.sums[o - d] += in[m++];
+    }
+    return bx.sums[0];
+}
+
+/* The tree: children of i are i*radix+1 .. i*radix+radix. */
+static void bx_tree(void)
+{
+    int n = rt.size, me = rt.rank, radix = (int)rt.cfg.barrier_radix;
+    int first = me * radix + 1, last = first + radix - 1 < n - 1 ? first + radix - 1 : n - 1;
+    int children = first < n ? last - first + 1 : 0;
+    bx.arrivals += (uint32_t)children;
+    bx_wait(SHM_TREE_ARRIVE_OFF, bx.arrivals);
+    if (me > 0) {
+        bx_signal((me - 1) / radix, SHM_TREE_ARRIVE_OFF);
+        bx_wait(SHM_TREE_RELEASE_OFF, bx.epoch);
+    }
+    for (int c = first; c <= last; c++)
+        bx_signal(c, SHM_TREE_RELEASE_OFF);
+}
+
+void sync_barrier(void)
+{
+    atom_fence_seq_cst();
+    if (net == NULL) {
+        shm_node_barrier();
+    } else {
+        bx.epoch++;
+        switch (rt.cfg.barrier) {
+        case BARRIER_COMBINED:
+            net->wait_completed(bx_exchange());
+            bx_hierarchical();
+            break;
+        case BARRIER_TREE:
+            net->flush_all();
+            bx_tree();
+            break;
+        default:
+            net->flush_all();
+            bx_hierarchical();
+            break;
+        }
+    }
+    rt_count(REACH_OP_BARRIER, rt.rank, 0);
+}

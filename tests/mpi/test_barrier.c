@@ -1,0 +1,119 @@
+/* The barrier variants (REACH_BARRIER): after the barrier every write
+ * issued before it by every rank is visible — small puts, puts large
+ * enough to travel by rendezvous, accumulates — and no rank leaves early.
+ * Then the message accounting of one barrier after every rank wrote to
+ * every other: combined sends at most 2 ceil(log2 N) messages per
+ * process, fence+dissemination more than 2(N-1) (a fence request to every
+ * rank and the answer to every rank's fence). Counts are asserted only
+ * where every rank is its own node (REACH_NODE_SIZE=1); on one node there
+ * is no network and the barrier sends nothing. */
+#include "mpi_check.h"
+#include "reach.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BIG (256 << 10)   /* above UCX's rendezvous threshold */
+
+static int me, np;
+
+static int ceil_log2(int n)
+{
+    int k = 0;
+    while ((1 << k) < n)
+        k++;
+    return k;
+}
+
+static void test_visibility(void)
+{
+    void **small = malloc(sizeof(void *) * (size_t)np), **big = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc((size_t)np * sizeof(long), small) == REACH_SUCCESS);
+    CHECK(reach_malloc(2 * BIG, big) == REACH_SUCCESS);
+    memset(small[me], 0, (size_t)np * sizeof(long));
+    memset(big[me], 0, 2 * BIG);
+    long *src = malloc(BIG);
+    reach_barrier();
+    int next = (me + 1) % np;
+    for (int round = 1; round <= 20; round++) {
+        if (round % 7 == me % 7)
+            usleep(3000);   /* a late rank makes early leavers visible */
+        for (long i = 0; i < BIG / (long)sizeof(long); i++)
+            src[i] = round * 1000003L + i;
+        CHECK(reach_put(src, big[next], BIG, next) == REACH_SUCCESS);
+        long one = 1;
+        for (int t = 0; t < np; t++) {
+            CHECK(reach_put(&one, (long *)small[t] + me, sizeof one, t) == REACH_SUCCESS);
+            CHECK(reach_acc(REACH_LONG, &one, &one, (char *)big[t] + BIG, sizeof one, t) ==
+                  REACH_SUCCESS);
+        }
+        CHECK(reach_barrier() == REACH_SUCCESS);
+        const long *got = big[me];
+        int bad = 0;
+        for (long i = 0; i < BIG / (long)sizeof(long) && !bad; i++)
+            if (got[i] != round * 1000003L + i) {
+                CHECK_EQ_LL(got[i], round * 1000003L + i);
+                bad = 1;
+            }
+        CHECK_EQ_LL(*(long *)((char *)big[me] + BIG), (long long)round * np);
+        for (int r = 0; r < np; r++)
+            CHECK_EQ_LL(((long *)small[me])[r], 1);
+        memset(small[me], 0, (size_t)np * sizeof(long));
+        CHECK(reach_barrier() == REACH_SUCCESS);
+    }
+    free(src);
+    CHECK(reach_free(big[me]) == REACH_SUCCESS);
+    CHECK(reach_free(small[me]) == REACH_SUCCESS);
+    free(big);
+    free(small);
+}
+
+static void test_messages(void)
+{
+    const char *kind = getenv("REACH_BARRIER");
+    int every_rank_a_node = reach_node_count() == np;
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc((size_t)np * sizeof(int), bases) == REACH_SUCCESS);
+    for (int round = 0; round < 3; round++) {
+        for (int t = 0; t < np; t++)
+            if (t != me)
+                CHECK(reach_put(&round, (int *)bases[t] + me, sizeof round, t) == REACH_SUCCESS);
+        /* Every write issued, none fenced, every counter zero before
+         * anyone enters the barrier (a server answers others' fences). */
+        MPI_Barrier(MPI_COMM_WORLD);
+        reach_stats_t s;
+        CHECK(reach_stats_reset() == REACH_SUCCESS);
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK(reach_barrier() == REACH_SUCCESS);
+        CHECK(reach_stats_get(&s) == REACH_SUCCESS);
+        long long sent = (long long)s.messages;
+        if (reach_node_count() == 1)
+            CHECK_EQ_LL(sent, 0);
+        else if (every_rank_a_node && kind && strcmp(kind, "combined") == 0)
+            CHECK(sent <= 2 * ceil_log2(np));
+        else if (every_rank_a_node && kind && strcmp(kind, "fence+dissemination") == 0)
+            CHECK(sent > 2 * (np - 1));
+        if (me == 0 && round == 0)
+            printf("%s barrier, %d ranks on %d nodes: rank 0 sent %lld messages "
+                   "(2 ceil(log2 N) = %d, 2(N-1) = %d)\n",
+                   kind ? kind : "default", np, reach_node_count(), sent, 2 * ceil_log2(np),
+                   2 * (np - 1));
+    }
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    free(bases);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    CHECK(reach_init(&argc, &argv) == REACH_SUCCESS);
+    me = reach_rank();
+    np = reach_size();
+    test_visibility();
+    test_messages();
+    CHECK(reach_finalize() == REACH_SUCCESS);
+    int rc = check_exit("test_barrier");
+    MPI_Finalize();
+    return rc;
+}
