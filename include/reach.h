@@ -194,6 +194,12 @@ REACH_API int reach_fence(int rank);
 REACH_API int reach_fence_all(void);
 /* Collective: fence_all on every rank, then a barrier. */
 REACH_API int reach_barrier(void);
+/* Collective: chooses reach_barrier's algorithm from now on, as
+ * REACH_BARRIER names it: "fence+dissemination" (fence every rank written
+ * to, then a dissemination barrier), "combined" (paper 000: no fences,
+ * counts of writes exchanged in ceil(log2 N) rounds; best when ranks write
+ * to many others) or "tree". Every rank passes the same name. */
+REACH_API int reach_set_barrier(const char *algorithm);
 
 /* Notification: completes this process's operations to rank, then counts
  * one notification there. Returns the number sent to rank so far, or an
@@ -277,6 +283,7 @@ typedef struct reach_stats {
     uint64_t lock_contended;  /* lock acquisitions that had to queue */
     uint64_t allocations;     /* collective allocations */
     uint64_t messages;        /* network messages sent (requests, RMA, replies) */
+    uint64_t flow_acks;       /* of those: acks the server sent to bound the writes in flight */
     uint64_t remote_atomics;  /* read-modify-writes done at another node */
     uint64_t server_wakeups;  /* times the server thread woke from sleep */
 } reach_stats_t;

@@ -45,11 +45,12 @@ void stats_print(FILE *out)
                         (unsigned long long)rt.stats.ops[k][p],
                         (unsigned long long)rt.stats.bytes[k][p]);
     fprintf(out, " blocking_waits=%llu lock_contended=%llu allocations=%llu messages=%llu"
-                 " remote_atomics=%llu server_wakeups=%llu\n",
+                 " flow_acks=%llu remote_atomics=%llu server_wakeups=%llu\n",
             (unsigned long long)rt.stats.blocking_waits,
             (unsigned long long)rt.stats.lock_contended,
             (unsigned long long)rt.stats.allocations,
             (unsigned long long)rt.stats.messages,
+            (unsigned long long)rt.stats.flow_acks,
             (unsigned long long)rt.stats.remote_atomics,
             (unsigned long long)rt.stats.server_wakeups);
 }

@@ -28,7 +28,9 @@
 #include <string.h>
 
 static struct {
-    uint32_t epoch;          /* barriers passed, with a network */
+    /* Uses of each mechanism so far (the algorithm may change between
+     * barriers): each waitword counts to its mechanism's epoch. */
+    uint32_t dissem_epoch, xchg_epoch, tree_epoch;
     uint32_t arrivals;       /* tree: children's arrivals expected so far */
     int rounds;              /* ceil(log2 size) */
     size_t per_round;        /* entries in one round's buffer */
@@ -64,17 +66,10 @@ static void bx_signal(int rank, size_t off)
     }
 }
 
-int barrier_init(void)
+/* Collective: the combined barrier's round buffers, once. */
+static int bx_combined_init(const char *call)
 {
-    if (rt.cfg.barrier_radix < 2)
-        return rt_error(REACH_ERR_ARG, "reach_init", "REACH_BARRIER_RADIX=%u: the tree needs 2 or more",
-                        rt.cfg.barrier_radix);
-    bx.epoch = bx.arrivals = 0;
-    bx.rounds = 0;
-    while ((1 << bx.rounds) < rt.size)
-        bx.rounds++;
-    bx.per_round = (size_t)rt.size / 2 + 1;
-    if (net == NULL || rt.cfg.barrier != BARRIER_COMBINED)
+    if (net == NULL || bx.buf != NULL)
         return REACH_SUCCESS;
     void **bases = malloc(sizeof(void *) * (size_t)rt.size);
     bx.raddr = malloc(sizeof(uintptr_t) * (size_t)rt.size);
@@ -82,7 +77,7 @@ int barrier_init(void)
     bx.out = malloc(sizeof(uint32_t) * bx.per_round);
     if (!bases || !bx.raddr || !bx.sums || !bx.out)
         rt_fatal("reach_init: out of private memory");
-    int st = mem_alloc_collective("reach_init", &group_world,
+    int st = mem_alloc_collective(call, &group_world,
                                   sizeof(uint32_t) * bx.per_round * (size_t)bx.rounds, bases, 0);
     if (st == REACH_SUCCESS) {
         bx.buf = bases[rt.rank];
@@ -91,6 +86,47 @@ int barrier_init(void)
     }
     free(bases);
     return st;
+}
+
+int barrier_init(void)
+{
+    if (rt.cfg.barrier_radix < 2)
+        return rt_error(REACH_ERR_ARG, "reach_init", "REACH_BARRIER_RADIX=%u: the tree needs 2 or more",
+                        rt.cfg.barrier_radix);
+    bx.dissem_epoch = bx.xchg_epoch = bx.tree_epoch = bx.arrivals = 0;
+    bx.rounds = 0;
+    while ((1 << bx.rounds) < rt.size)
+        bx.rounds++;
+    bx.per_round = (size_t)rt.size / 2 + 1;
+    bx.buf = NULL;
+    return rt.cfg.barrier == BARRIER_COMBINED ? bx_combined_init("reach_init") : REACH_SUCCESS;
+}
+
+int reach_set_barrier(const char *algorithm)
+{
+    const char *call = "reach_set_barrier";
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    int kind = -1, st = REACH_SUCCESS;
+    if (algorithm == NULL)
+        st = rt_error(REACH_ERR_ARG, call, "the algorithm is NULL");
+    else if (config_parse_barrier(algorithm, &kind) != 0)
+        st = rt_error(REACH_ERR_ARG, call,
+                      "\"%s\" is not a barrier algorithm (fence+dissemination, combined, tree)",
+                      algorithm);
+    /* Every rank must switch together, to the same algorithm. */
+    int mine[2] = {kind, -kind}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, rt.comm);
+    if (st == REACH_SUCCESS && all[0] != -all[1])
+        st = rt_error(REACH_ERR_ARG, call, "the ranks named different algorithms");
+    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
+        return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
+    if (kind == BARRIER_COMBINED && (st = bx_combined_init(call)) != REACH_SUCCESS)
+        return st;
+    /* No rank may still be inside a barrier of the old kind. */
+    sync_barrier();
+    rt.cfg.barrier = kind;
+    return REACH_SUCCESS;
 }
 
 void barrier_finalize(void)
@@ -111,10 +147,11 @@ static void bx_hierarchical(void)
         return;
     if (rt.node_rank == 0) {
         int n = rt.node_count, i = rt.node;
+        bx.dissem_epoch++;
         for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
             int peer = rt.node_members[rt.node_first[(i + dist) % n]];
             bx_signal(peer, SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t));
-            bx_wait(SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t), bx.epoch);
+            bx_wait(SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t), bx.dissem_epoch);
         }
     }
     shm_node_barrier();
@@ -130,6 +167,7 @@ static void bx_hierarchical(void)
 static uint32_t bx_exchange(void)
 {
     int n = rt.size, me = rt.rank;
+    bx.xchg_epoch++;
     for (int o = 0; o < n; o++) {
         int dest = (me + o) % n;
         bx.sums[o] = rt.peers[dest].map ? 0 : net->sent_to(dest);
@@ -151,7 +189,7 @@ static uint32_t bx_exchange(void)
             net->put_signal(peer, bx.out, bx.raddr[peer] + off, m * sizeof(uint32_t),
                             rt.peers[peer].rbase + word);
         }
-        bx_wait(word, bx.epoch);
+        bx_wait(word, bx.xchg_epoch);
         const uint32_t *in = bx.buf + (size_t)k * bx.per_round;
         m = 0;
         for (int o = d; o < n; o++)
@@ -168,10 +206,11 @@ static void bx_tree(void)
     int first = me * radix + 1, last = first + radix - 1 < n - 1 ? first + radix - 1 : n - 1;
     int children = first < n ? last - first + 1 : 0;
     bx.arrivals += (uint32_t)children;
+    bx.tree_epoch++;
     bx_wait(SHM_TREE_ARRIVE_OFF, bx.arrivals);
     if (me > 0) {
         bx_signal((me - 1) / radix, SHM_TREE_ARRIVE_OFF);
-        bx_wait(SHM_TREE_RELEASE_OFF, bx.epoch);
+        bx_wait(SHM_TREE_RELEASE_OFF, bx.tree_epoch);
     }
     for (int c = first; c <= last; c++)
         bx_signal(c, SHM_TREE_RELEASE_OFF);
@@ -183,7 +222,6 @@ void sync_barrier(void)
     if (net == NULL) {
         shm_node_barrier();
     } else {
-        bx.epoch++;
         switch (rt.cfg.barrier) {
         case BARRIER_COMBINED:
             net->wait_completed(bx_exchange());

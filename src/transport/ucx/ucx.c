@@ -228,6 +228,8 @@ static void ux_completed(const ux_request_t *rq)
     uint32_t done = ++ux.done_from[rq->origin];
     atom_fetch_add_seq_cst(&ux.done.value, 1);
     shm_waitword_wake(&ux.done);
+    if (rq->token == UX_ACK)
+        rt_stat_inc(&rt.stats.flow_acks);
     ux_reply(rq, 0);
     for (int i = 0; i < ux.ndeferred; i++) {
         ux_request_t *f = &ux.deferred[i];
