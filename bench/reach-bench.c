@@ -316,6 +316,104 @@ static void bench_strided(void)
     reach_barrier();
 }
 
+/* Paper 000, Figure 7 (the GA_Sync test): every rank writes GA_BYTES into
+ * the block of a distributed array owned by every other rank, all meet in
+ * MPI_Barrier (untimed, so that skew is not timed), then the sync alone is
+ * timed: reach_barrier under each algorithm, against MPI-3's
+ * MPI_Win_flush_all + MPI_Barrier doing the same work. A sample is the
+ * time per sync averaged over GA_ITERS syncs and over the ranks (as in the
+ * paper); messages are those one process sent per sync, averaged over the
+ * ranks, without the acks that bound the puts in flight. */
+#define GA_BYTES 4096
+#define GA_ITERS 20
+
+static double ga_messages(void)
+{
+    reach_stats_t st;
+    if (reach_stats_get(&st) != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: reach_stats_get failed");
+    return (double)(st.messages - st.flow_acks);
+}
+
+static void bench_ga_sync(void)
+{
+    static const char *const kinds[] = {"fence+dissemination", "combined", "tree"};
+    void **bases = malloc(sizeof(void *) * (size_t)B.np);
+    if (!bases || reach_malloc((size_t)B.np * GA_BYTES, bases) != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: set-up of the GA_Sync test failed");
+    int mpi = B.np <= B.cores;
+    MPI_Win win = MPI_WIN_NULL;
+    void *wbase = NULL;
+    MPI_Win_allocate((MPI_Aint)(((size_t)B.np * GA_BYTES + 15) & ~(size_t)15), 1, MPI_INFO_NULL,
+                     MPI_COMM_WORLD, &wbase, &win);
+    MPI_Win_lock_all(0, win);
+    if (B.me == 0)
+        printf("\nGA_Sync: every rank writes %d bytes into every other rank, then the sync "
+               "(paper 000, Fig. 7; us per sync, median of %d; %d processes%s)\n%-22s %10s %10s %12s\n",
+               GA_BYTES, B.samples, B.np, B.np > B.cores ? ", more than cores" : "", "sync", "us",
+               "x combined", "msgs/process");
+    double med[4], msgs[4], us[MAX_SAMPLES];
+    for (int v = 0; v < 4; v++) {
+        if (v < 3 && reach_set_barrier(kinds[v]) != REACH_SUCCESS)
+            reach_abort(1, "reach-bench: reach_set_barrier failed");
+        if (v == 3 && !mpi)
+            break;
+        double m = 0;
+        for (int s = 0; s < B.samples; s++) {
+            double t = 0, m0 = 0;
+            for (int i = 0; i < GA_ITERS; i++) {
+                int bad = 0;
+                for (int k = 1; k < B.np; k++) {
+                    int to = (B.me + k) % B.np;
+                    if (v < 3)
+                        bad |= reach_put(B.src, (char *)bases[to] + (size_t)B.me * GA_BYTES, GA_BYTES, to) != 0;
+                    else
+                        bad |= MPI_Put(B.src, GA_BYTES, MPI_BYTE, to, (MPI_Aint)B.me * GA_BYTES, GA_BYTES,
+                                       MPI_BYTE, win) != 0;
+                }
+                if (bad)
+                    reach_abort(1, "reach-bench: a put failed");
+                m0 -= ga_messages();
+                MPI_Barrier(MPI_COMM_WORLD);
+                double t0 = now();
+                if (v < 3)
+                    bad = reach_barrier() != 0;
+                else
+                    bad = MPI_Win_flush_all(win) != 0 || MPI_Barrier(MPI_COMM_WORLD) != 0;
+                t += now() - t0;
+                if (bad)
+                    reach_abort(1, "reach-bench: the sync failed");
+                MPI_Barrier(MPI_COMM_WORLD);   /* every server's answers are counted */
+                m0 += ga_messages();
+            }
+            double mine[2] = {1e6 * t / GA_ITERS, m0 / GA_ITERS}, sum[2];
+            MPI_Allreduce(mine, sum, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            us[s] = sum[0] / B.np;
+            m += sum[1] / B.np / B.samples;
+        }
+        med[v] = median(us, B.samples);
+        msgs[v] = m;
+        if (B.me == 0)
+            json_result(v < 3 ? kinds[v] : "mpi3 flush_all+barrier", v < 3 ? "reach" : "mpi3", GA_BYTES,
+                        med[v], us);
+    }
+    if (B.me == 0) {
+        for (int v = 0; v < 3; v++)
+            printf("%-22s %10.2f %10.2f %12.1f\n", kinds[v], med[v], med[v] / med[1], msgs[v]);
+        if (mpi)
+            printf("%-22s %10.2f %10.2f %12s\n", "MPI-3 flush_all+Barrier", med[3], med[3] / med[1], "-");
+        else
+            printf("%-22s %10s %10s %12s   (%d processes > %d cores: not measured)\n",
+                   "MPI-3 flush_all+Barrier", "-", "-", "-", B.np, B.cores);
+    }
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+    reach_free(bases[B.me]);
+    free(bases);
+    if (reach_set_barrier(getenv("REACH_BARRIER") ? getenv("REACH_BARRIER") : "combined") != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: reach_set_barrier failed");
+}
+
 static void usage(void)
 {
     printf("usage: mpiexec -n N reach-bench [--quick] [--max-size BYTES] [--json FILE]\n"
@@ -422,6 +520,8 @@ int main(int argc, char **argv)
         MPI_Barrier(B.pair);
     }
     bench_single("lock+unlock", REACH_LOCK, MPI_LOCK, "MPI_Win_lock exclusive + unlock");
+
+    bench_ga_sync();
 
     /* Barriers involve every rank. MPI's busy-polling barrier is only
      * meaningful with no more processes than cores. */
