@@ -180,7 +180,8 @@ static uint32_t bx_exchange(void)
                 bx.out[m++] = bx.sums[o];
                 bx.sums[o] = 0;
             }
-        size_t off = (size_t)k * bx.per_round * sizeof(uint32_t), word = SHM_XCHG_OFF + (size_t)k * sizeof(shm_waitword_t);
+        size_t off = (size_t)k * bx.per_round * sizeof(uint32_t);
+        size_t word = SHM_XCHG_OFF + (size_t)k * sizeof(shm_waitword_t);
         char *map = rt.peers[peer].map;
         if (map) {
             memcpy(map + (bx.raddr[peer] - rt.peers[peer].rbase) + off, bx.out, m * sizeof(uint32_t));
