@@ -47,9 +47,7 @@ static inline shm_waitword_t *bx_word(size_t off)
 /* Waits until the waitword at header offset off has counted to target. */
 static void bx_wait(size_t off, uint32_t target)
 {
-    shm_waitword_t *w = bx_word(off);
-    for (uint32_t got; (int32_t)((got = atom_load_acquire(&w->value)) - target) < 0;)
-        shm_waitword_wait_change(w, got);
+    shm_waitword_wait_count(bx_word(off), target);
 }
 
 /* Adds one to the waitword at header offset off of rank's arena, waking
@@ -57,13 +55,10 @@ static void bx_wait(size_t off, uint32_t target)
 static void bx_signal(int rank, size_t off)
 {
     char *map = rt.peers[rank].map;
-    if (map) {
-        shm_waitword_t *w = (shm_waitword_t *)(void *)(map + off);
-        atom_fetch_add_seq_cst(&w->value, 1);
-        shm_waitword_wake(w);
-    } else {
+    if (map)
+        shm_waitword_add((shm_waitword_t *)(void *)(map + off), 1);
+    else
         net->sync(rank, rt.peers[rank].rbase + off, NET_SYNC_ADD32_WAKE, 1, 0, NULL);
-    }
 }
 
 /* Collective: the combined barrier's round buffers, once. */

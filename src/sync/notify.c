@@ -58,9 +58,7 @@ int reach_notify(int rank)
     if (st != REACH_SUCCESS)
         return st;
     if (nt.at[rank]) {
-        shm_waitword_t *w = &nt.at[rank][rt.rank];
-        atom_fetch_add_seq_cst(&w->value, 1);
-        shm_waitword_wake(w);
+        shm_waitword_add(&nt.at[rank][rt.rank], 1);
     } else {
         net->sync(rank, nt.raddr[rank] + (uintptr_t)rt.rank * sizeof(shm_waitword_t),
                   NET_SYNC_ADD32_WAKE, 1, 0, NULL);
@@ -77,8 +75,7 @@ int reach_notify_wait(int rank, int *waited)
         return rt_error(REACH_ERR_ARG, "reach_notify_wait", "waited is NULL");
     shm_waitword_t *w = &((shm_waitword_t *)nt.mine)[rank];
     uint32_t want = (uint32_t)++nt.waited[rank];
-    for (uint32_t got; (int32_t)((got = atom_load_acquire(&w->value)) - want) < 0;)
-        shm_waitword_wait_change(w, got);
+    shm_waitword_wait_count(w, want);
     *waited = (int)want;
     return (int)atom_load_acquire(&w->value);
 }

@@ -27,6 +27,22 @@ static inline void shm_waitword_wake(shm_waitword_t *ww)
         shm_futex_wake(&ww->value, INT32_MAX);
 }
 
+/* Adds n to ww->value and wakes its sleepers; returns the old value. */
+static inline uint32_t shm_waitword_add(shm_waitword_t *ww, uint32_t n)
+{
+    uint32_t old = atom_fetch_add_seq_cst(&ww->value, n);
+    shm_waitword_wake(ww);
+    return old;
+}
+
+/* Returns once ww->value has counted up to target (modulo 2^32: a count
+ * within 2^31 behind target is still short of it). */
+static inline void shm_waitword_wait_count(shm_waitword_t *ww, uint32_t target)
+{
+    for (uint32_t got; (int32_t)((got = atom_load_acquire(&ww->value)) - target) < 0;)
+        shm_waitword_wait_change(ww, got);
+}
+
 /* Mutual exclusion between processes for short critical sections
  * (0 free, 1 held, 2 held with sleepers). */
 void shm_mutex_lock_slow(_Atomic uint32_t *m);

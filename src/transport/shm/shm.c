@@ -206,8 +206,7 @@ void shm_node_barrier(void)
     uint32_t gen = atom_load_acquire(&b->generation.value);
     if (atom_fetch_add_acq_rel(&b->arrived, 1) == (uint32_t)rt.node_size - 1) {
         atom_store_relaxed(&b->arrived, 0);
-        atom_fetch_add_seq_cst(&b->generation.value, 1);
-        shm_waitword_wake(&b->generation);
+        shm_waitword_add(&b->generation, 1);
     } else {
         shm_waitword_wait_change(&b->generation, gen);
     }

@@ -226,8 +226,7 @@ static void ux_reply(const ux_request_t *rq, int64_t value)
 static void ux_completed(const ux_request_t *rq)
 {
     uint32_t done = ++ux.done_from[rq->origin];
-    atom_fetch_add_seq_cst(&ux.done.value, 1);
-    shm_waitword_wake(&ux.done);
+    shm_waitword_add(&ux.done, 1);
     if (rq->token == UX_ACK)
         rt_stat_inc(&rt.stats.flow_acks);
     ux_reply(rq, 0);
@@ -273,9 +272,7 @@ static uint64_t ux_sync_apply(char *local, int op, uint64_t a, uint64_t b)
         shm_waitword_wake(ww);
         return 0;
     default:
-        old = atom_fetch_add_seq_cst(&ww->value, (uint32_t)a);
-        shm_waitword_wake(ww);
-        return old;
+        return shm_waitword_add(ww, (uint32_t)a);
     }
 }
 
@@ -749,8 +746,7 @@ static uint32_t ux_sent_to(int rank)
  * requests since start-up (modulo 2^32). */
 static void ux_wait_completed(uint32_t count)
 {
-    for (uint32_t got; (int32_t)((got = atom_load_acquire(&ux.done.value)) - count) < 0;)
-        shm_waitword_wait_change(&ux.done, got);
+    shm_waitword_wait_count(&ux.done, count);
 }
 
 static const transport_t ucx_transport = {
