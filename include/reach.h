@@ -254,6 +254,40 @@ REACH_API int reach_mutex_lock(reach_mutexes_t *set, int id, int rank);
 /* *acquired = 1 if taken; never waits. */
 REACH_API int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired);
 REACH_API int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank);
+/* Chooses the lock algorithm of mutex sets created from now on (those
+ * created before keep theirs): "mcs" (paper 000's queue lock over remote
+ * swap and compare-and-swap), "ticket" (paper 001: a fetch-and-add at the
+ * lock's home, the turn pushed to the waiter) or "hybrid" (paper 000's
+ * baseline: ticket lock on the node, the lock's server queues requests
+ * from other nodes). REACH_LOCK sets the first choice. All are FIFO. */
+REACH_API int reach_set_lock(const char *algorithm);
+
+/* ---- notifying counters --------------------------------------------------- */
+
+/* A 64-bit counter at a home rank (paper 001's memory-side atomics): adds
+ * run at the home (a CPU atomic from the home's node, its server from
+ * another), and a waiter is pushed the value once the counter reaches what
+ * it waits for; nobody polls across the network. Waits compare signed:
+ * they end when value >= the value waited for. A process waits on one
+ * counter at a time. */
+typedef struct reach_counter reach_counter_t;
+/* Collective: a counter on rank home, starting at initial (home's value
+ * counts). */
+REACH_API int reach_counter_create(int home, int64_t initial, reach_counter_t **counter);
+REACH_API int reach_counter_destroy(reach_counter_t *counter);
+/* Adds add. With old, returns the previous value (a round trip to another
+ * node); without, an add to another node completes like a put, at the next
+ * fence to the home or barrier. Adds do not complete earlier puts. */
+REACH_API int reach_counter_add(reach_counter_t *counter, int64_t add, int64_t *old);
+/* Waits until the counter reaches value; *now (may be NULL) gets the value
+ * that ended the wait. */
+REACH_API int reach_counter_wait(reach_counter_t *counter, int64_t value, int64_t *now);
+/* Adds add, then waits until the counter reaches test: one message to a
+ * home on another node, one pushed back (paper 001's add with a test
+ * value; a barrier is add 1, test N x round). */
+REACH_API int reach_counter_add_wait(reach_counter_t *counter, int64_t add, int64_t test,
+                                     int64_t *now);
+REACH_API int reach_counter_read(reach_counter_t *counter, int64_t *now);
 
 /* ---- statistics ---------------------------------------------------------- */
 

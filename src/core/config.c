@@ -72,7 +72,8 @@ int config_parse_protocol(const char *s, int *out)
     return config_parse_name(s, names, 3, out);
 }
 
-static const char *const barrier_names[BARRIER_KINDS] = {"fence+dissemination", "combined", "tree"};
+static const char *const barrier_names[BARRIER_KINDS] = {"fence+dissemination", "combined", "tree",
+                                                         "counter"};
 
 int config_parse_barrier(const char *s, int *out)
 {
@@ -84,7 +85,20 @@ const char *config_barrier_name(int kind)
     return (unsigned)kind < BARRIER_KINDS ? barrier_names[kind] : "?";
 }
 
+static const char *const lock_names[LOCK_KINDS] = {"mcs", "ticket", "hybrid"};
+
+int config_parse_lock(const char *s, int *out)
+{
+    return config_parse_name(s, lock_names, LOCK_KINDS, out);
+}
+
+const char *config_lock_name(int kind)
+{
+    return (unsigned)kind < LOCK_KINDS ? lock_names[kind] : "?";
+}
+
 #define config_parse_PROTOCOL config_parse_protocol
+#define config_parse_LOCK config_parse_lock
 #define config_parse_BARRIER config_parse_barrier
 #define config_parse_BOOL config_parse_bool
 #define config_parse_UINT config_parse_uint

@@ -10,6 +10,7 @@ typedef struct config {
 #define CONFIG_FIELD_SIZE size_t
 #define CONFIG_FIELD_PROTOCOL int
 #define CONFIG_FIELD_BARRIER int
+#define CONFIG_FIELD_LOCK int
 #define X(field, name, type, def, help) CONFIG_FIELD_##type field;
 #include "core/config_table.h"
     REACH_CONFIG_TABLE(X)
@@ -26,9 +27,12 @@ int config_parse_uint(const char *s, uint32_t *out);
 int config_parse_size(const char *s, size_t *out);
 enum { PROTOCOL_AUTO, PROTOCOL_DIRECT, PROTOCOL_PACK };
 int config_parse_protocol(const char *s, int *out);
-enum { BARRIER_FENCE_DISSEMINATION, BARRIER_COMBINED, BARRIER_TREE, BARRIER_KINDS };
+enum { BARRIER_FENCE_DISSEMINATION, BARRIER_COMBINED, BARRIER_TREE, BARRIER_COUNTER, BARRIER_KINDS };
 int config_parse_barrier(const char *s, int *out);
 /* The name of a barrier algorithm, as REACH_BARRIER spells it. */
 const char *config_barrier_name(int kind);
+enum { LOCK_MCS, LOCK_TICKET, LOCK_HYBRID, LOCK_KINDS };
+int config_parse_lock(const char *s, int *out);
+const char *config_lock_name(int kind);
 
 #endif

@@ -1,7 +1,8 @@
 /* Every environment variable reach reads: one row each.
  * X(field, NAME, type, default, help). type is BOOL, UINT, SIZE (bytes,
  * with an optional k/m/g suffix), PROTOCOL (auto, direct or pack) or
- * BARRIER (fence+dissemination, combined, tree).
+ * BARRIER (fence+dissemination, combined, tree, counter) or LOCK (mcs, ticket,
+ * hybrid).
  * reach-info prints this table. */
 #define REACH_CONFIG_TABLE(X)                                                        \
     X(stats, "REACH_STATS", BOOL, "0",                                               \
@@ -19,8 +20,10 @@
     X(strided_protocol, "REACH_STRIDED_PROTOCOL", PROTOCOL, "auto",                 \
       "strided and vector transfers to other nodes: direct (an operation per run or pair), pack (pipelined chunks), auto") \
     X(barrier, "REACH_BARRIER", BARRIER, "combined",                                 \
-      "ARMCI_Barrier's algorithm: fence+dissemination, combined (paper 000), tree") \
+      "ARMCI_Barrier's algorithm: fence+dissemination, combined (paper 000), tree, counter (paper 001)") \
     X(barrier_radix, "REACH_BARRIER_RADIX", UINT, "4",                               \
       "children per process of the tree barrier (2 or more)")                        \
+    X(lock, "REACH_LOCK", LOCK, "mcs",                                               \
+      "mutexes' algorithm: mcs (paper 000's queue lock), ticket (paper 001), hybrid (paper 000's baseline)") \
     X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
       "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)")

@@ -4,6 +4,7 @@
 #include "core/mem.h"
 #include "reach_mpi.h"
 #include "sync/sync.h"
+#include "sync/counter.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
 
@@ -163,6 +164,7 @@ int reach_finalize(void)
     barrier_finalize();
     mem_release_all();
     sync_finalize();
+    counter_finalize();
     group_finalize_world();
     for (int r = 0; r < rt.size; r++)
         seg_table_clear(&rt.peers[r].segs);

@@ -15,11 +15,16 @@
  * tree  for comparison: an all-fence, then a combining tree of radix
  *   REACH_BARRIER_RADIX over the ranks: arrivals climb to rank 0, the
  *   release comes back down.
+ * counter  paper 001's barrier: an all-fence, then every process adds one
+ *   to a counter at rank 0 with the test value N x round; the home pushes
+ *   the release when the count is reached (a futex wake on its node, one
+ *   message to each process on another).
  *
  * On one node there is no network and a write is complete when its stores
  * are visible: every variant is a memory fence and the node barrier. */
 #include "core/mem.h"
 #include "core/group.h"
+#include "sync/counter.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
@@ -37,6 +42,9 @@ static struct {
     uint32_t *buf;           /* my round buffers, rounds x per_round */
     uintptr_t *raddr;        /* by rank: its round buffers, in its addresses */
     uint32_t *sums, *out;    /* the combining array and a round's outgoing part */
+    int counter_ready;       /* the counter barrier's counter exists */
+    ctr_ref_t counter;       /* at rank 0 */
+    int64_t counter_rounds;
 } bx;
 
 static inline shm_waitword_t *bx_word(size_t off)
@@ -83,6 +91,37 @@ static int bx_combined_init(const char *call)
     return st;
 }
 
+/* Collective: the counter barrier's counter, once. */
+static int bx_counter_init(const char *call)
+{
+    if (net == NULL || bx.counter_ready)
+        return REACH_SUCCESS;
+    void **bases = malloc(sizeof(void *) * (size_t)rt.size);
+    if (!bases)
+        rt_fatal("%s: out of private memory", call);
+    int st = mem_alloc_collective(call, &group_world, rt.rank == 0 ? ctr_home_size() : 0, bases, 0);
+    if (st == REACH_SUCCESS) {
+        if (rt.rank == 0)
+            memset(bases[0], 0, ctr_home_size());
+        ctr_ref_init(&bx.counter, 0, (uintptr_t)bases[0]);
+        bx.counter_ready = 1;
+        bx.counter_rounds = 0;
+        group_barrier(&group_world);   /* zero before anyone adds */
+    }
+    free(bases);
+    return st;
+}
+
+/* Collective: what the barrier algorithm kind needs, once. */
+static int bx_prepare(const char *call, int kind)
+{
+    if (kind == BARRIER_COMBINED)
+        return bx_combined_init(call);
+    if (kind == BARRIER_COUNTER)
+        return bx_counter_init(call);
+    return REACH_SUCCESS;
+}
+
 int barrier_init(void)
 {
     if (rt.cfg.barrier_radix < 2)
@@ -94,7 +133,8 @@ int barrier_init(void)
         bx.rounds++;
     bx.per_round = (size_t)rt.size / 2 + 1;
     bx.buf = NULL;
-    return rt.cfg.barrier == BARRIER_COMBINED ? bx_combined_init("reach_init") : REACH_SUCCESS;
+    bx.counter_ready = 0;
+    return bx_prepare("reach_init", rt.cfg.barrier);
 }
 
 int reach_set_barrier(const char *algorithm)
@@ -107,7 +147,8 @@ int reach_set_barrier(const char *algorithm)
         st = rt_error(REACH_ERR_ARG, call, "the algorithm is NULL");
     else if (config_parse_barrier(algorithm, &kind) != 0)
         st = rt_error(REACH_ERR_ARG, call,
-                      "\"%s\" is not a barrier algorithm (fence+dissemination, combined, tree)",
+                      "\"%s\" is not a barrier algorithm (fence+dissemination, combined, tree, "
+                      "counter)",
                       algorithm);
     /* Every rank must switch together, to the same algorithm. */
     int mine[2] = {kind, -kind}, all[2];
@@ -116,7 +157,7 @@ int reach_set_barrier(const char *algorithm)
         st = rt_error(REACH_ERR_ARG, call, "the ranks named different algorithms");
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
-    if (kind == BARRIER_COMBINED && (st = bx_combined_init(call)) != REACH_SUCCESS)
+    if ((st = bx_prepare(call, kind)) != REACH_SUCCESS)
         return st;
     /* No rank may still be inside a barrier of the old kind. */
     sync_barrier();
@@ -226,6 +267,11 @@ void sync_barrier(void)
         case BARRIER_TREE:
             net->flush_all();
             bx_tree();
+            break;
+        case BARRIER_COUNTER:
+            net->flush_all();
+            bx.counter_rounds++;
+            ctr_add_wait(&bx.counter, 1, bx.counter_rounds * rt.size);
             break;
         default:
             net->flush_all();

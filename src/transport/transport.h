@@ -23,7 +23,15 @@ typedef enum net_sync_op {
     NET_SYNC_CAS64,         /* stores b if the word equals a; returns the old value */
     NET_SYNC_STORE64,       /* stores a */
     NET_SYNC_STORE32_WAKE,  /* stores a in the waitword, wakes its sleepers */
-    NET_SYNC_ADD32_WAKE     /* adds a to the waitword, wakes; returns the old value */
+    NET_SYNC_ADD32_WAKE,    /* adds a to the waitword, wakes; returns the old value */
+    /* Counters (sync/counter.h), at the word of a ctr_home_t; the origin is
+     * the process that registers. Without a result, CTR_ADD is a counted
+     * write (complete at a fence); the others are answered by a push. */
+    NET_SYNC_CTR_ADD,       /* adds a; returns the old value */
+    NET_SYNC_CTR_WANT,      /* adds a, then registers the origin until the value reaches b */
+    NET_SYNC_CTR_LOCK,      /* ctr_lock_request for the origin */
+    NET_SYNC_CTR_TRY,       /* ctr_lock_try; returns 1 if taken */
+    NET_SYNC_PUSH           /* at a shm_mailbox_t: stores b as the value, counts a push */
 } net_sync_op_t;
 
 typedef struct transport {

@@ -18,6 +18,7 @@
 #include "transport/transport.h"
 #include "core/acc.h"
 #include "transport/shm/shm_ops.h"
+#include "sync/counter.h"
 
 #include <poll.h>
 #include <pthread.h>
@@ -29,16 +30,17 @@ enum { AM_REQUEST = 11, AM_REPLY = 12 };
 enum { REQ_PUT, REQ_ACC, REQ_ATOMIC, REQ_SYNC, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV, REQ_ACCV,
        REQ_GETV, REQ_FENCE, REQ_SIGNAL };
 
-/* Requests that write and return nothing (puts, accumulates, stores to
- * synchronization words) are "counted": no reply, but the origin counts
+/* Requests that write and return nothing (puts, accumulates, counter adds)
+ * are "counted": no reply, but the origin counts
  * those it sent to each target and the target's server counts those it
  * completed from each origin (paper 000's op_init and op_done). A fence
  * sends the origin's count and the server replies once it has completed
  * that many; the combined barrier compares the same counts without any
  * fence message. Requests that return something are answered. Signals
- * (stores and adds on synchronization words without a result, and a put
- * with a signal) are neither: the protocol that sends one sees its effect
- * by other means (a waiter wakes), so they leave no fence behind. */
+ * (other operations on synchronization words without a result, counter
+ * registrations and pushes, and a put with a signal) are neither: the
+ * protocol that sends one sees its effect by other means (a waiter wakes),
+ * so they leave no fence behind. */
 #define UX_ACK ((uint64_t)1)   /* token of a counted request that asks for an ack */
 /* Counted requests to one target between two that ask for an ack: with at
  * most UX_MAX_PENDING acks awaited, at most 64 x 16 requests are in flight
@@ -106,6 +108,7 @@ static struct {
     ucp_mem_h mem;
     ucp_ep_h *ep;            /* by rank: to its server worker; NULL on this node */
     ucp_ep_h *reply_ep;      /* by rank: from our server worker to its client worker */
+    ucp_ep_h *push_ep;       /* by rank: from our server worker to its server worker */
     ucp_rkey_h *rkey;
     int *pending;            /* by rank: replies awaited */
     long pending_total;
@@ -191,22 +194,44 @@ static void ux_reply_sent(void *request, ucs_status_t status, void *user_data)
     ucp_request_free(request);
 }
 
-/* Sends rep (allocated by the caller, len bytes of data after it) to
- * origin's client; rep is freed once sent. */
-static void ux_send_reply(ux_reply_t *rep, int origin, size_t len)
+/* Sends a message from the server: msg (allocated by the caller) is a
+ * header of hlen bytes followed by len bytes of data; freed once sent. */
+static void ux_server_send(ucp_ep_h ep, unsigned id, void *msg, size_t hlen, size_t len)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
                                              UCP_OP_ATTR_FIELD_FLAGS,
                              .cb.send = ux_reply_sent,
-                             .user_data = rep,
+                             .user_data = msg,
                              .flags = UCP_AM_SEND_FLAG_EAGER};
     rt_stat_inc(&rt.stats.messages);
-    void *req = ucp_am_send_nbx(ux.reply_ep[origin], AM_REPLY, rep, sizeof *rep, len ? rep + 1 : NULL,
-                                len, &p);
+    void *req = ucp_am_send_nbx(ep, id, msg, hlen, len ? (char *)msg + hlen : NULL, len, &p);
     if (UCS_PTR_IS_ERR(req))
-        rt_fatal("UCX server: reply failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
+        rt_fatal("UCX server: a send failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
     if (req == NULL)
-        free(rep);
+        free(msg);
+}
+
+/* Sends rep (allocated by the caller, len bytes of data after it) to
+ * origin's client; rep is freed once sent. */
+static void ux_send_reply(ux_reply_t *rep, int origin, size_t len)
+{
+    ux_server_send(ux.reply_ep[origin], AM_REPLY, rep, sizeof *rep, len);
+}
+
+/* A counter's home pushes a value to a waiter: into its mailbox on this
+ * node, or in a message to its server, which stores it there. */
+static void ux_push(int rank, int64_t value)
+{
+    if (rt.peers[rank].map) {
+        ctr_push_here(rank, value);
+        return;
+    }
+    ux_request_t *rq = malloc(sizeof *rq);
+    if (!rq)
+        rt_fatal("UCX server: out of memory");
+    *rq = (ux_request_t){.kind = REQ_SYNC, .op = NET_SYNC_PUSH, .origin = rt.rank,
+                         .raddr = rt.peers[rank].rbase + SHM_MAILBOX_OFF, .b = (uint64_t)value};
+    ux_server_send(ux.push_ep[rank], AM_REQUEST, rq, sizeof *rq, 0);
 }
 
 /* Answers rq with value, if its origin asked for an answer. */
@@ -251,13 +276,32 @@ static void ux_fence(const ux_request_t *rq)
         ux.deferred[ux.ndeferred++] = *rq;   /* one per origin at most */
 }
 
-/* Applies a synchronization-word operation to local memory. */
-static uint64_t ux_sync_apply(char *local, int op, uint64_t a, uint64_t b)
+/* Applies a synchronization-word operation to local memory for origin. */
+static uint64_t ux_sync_apply(char *local, int op, uint64_t a, uint64_t b, int origin)
 {
     _Atomic uint64_t *w64 = (_Atomic uint64_t *)(void *)local;
     shm_waitword_t *ww = (shm_waitword_t *)(void *)local;
+    ctr_home_t *ctr = (ctr_home_t *)(void *)local;
     uint64_t old = 0;
     switch (op) {
+    case NET_SYNC_CTR_ADD:
+        return (uint64_t)ctr_home_add(ctr, (int64_t)a, ux_push);
+    case NET_SYNC_CTR_WANT:
+        if (a != 0)
+            ctr_home_add(ctr, (int64_t)a, ux_push);
+        ctr_home_want(ctr, origin, (int64_t)b, ux_push);
+        return 0;
+    case NET_SYNC_CTR_LOCK:
+        ctr_lock_request(ctr, origin, ux_push);
+        return 0;
+    case NET_SYNC_CTR_TRY:
+        return (uint64_t)ctr_lock_try(ctr);
+    case NET_SYNC_PUSH: {
+        shm_mailbox_t *mb = (shm_mailbox_t *)(void *)local;
+        atom_store_release(&mb->value, (int64_t)b);
+        shm_waitword_add(&mb->pushes, 1);
+        return 0;
+    }
     case NET_SYNC_SWAP64:
         return atom_xchg_acq_rel(w64, a);
     case NET_SYNC_CAS64:
@@ -356,12 +400,17 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
         ux_reply(&rq, shm_atomic(rt.rank, local, rq.width, (shm_atomic_op_t)rq.op, (int64_t)rq.a,
                                  (int64_t)rq.b));
         return UCS_OK;
-    case REQ_SYNC:
-        ux_reply(&rq, (int64_t)ux_sync_apply(local, rq.op, rq.a, rq.b));
-        return UCS_OK;
+    case REQ_SYNC: {
+        int64_t value = (int64_t)ux_sync_apply(local, rq.op, rq.a, rq.b, rq.origin);
+        if (!rq.counted) {
+            ux_reply(&rq, value);
+            return UCS_OK;
+        }
+        break;
+    }
     case REQ_SIGNAL:   /* the data, then one more at the waitword b */
         shm_copy(local, data, length);
-        ux_sync_apply(me->map + (rq.b - me->rbase), NET_SYNC_ADD32_WAKE, 1, 0);
+        ux_sync_apply(me->map + (rq.b - me->rbase), NET_SYNC_ADD32_WAKE, 1, 0, rq.origin);
         return UCS_OK;
     case REQ_PUT:
         if (rndv) {
@@ -482,7 +531,8 @@ static void ux_send(int rank, ux_request_t *rq, const void *data, size_t len, ux
 {
     ux_wait_pending(rank, UX_MAX_PENDING);   /* back-pressure, not growth */
     rq->origin = rt.rank;
-    rq->counted = slot == NULL && rq->kind != REQ_SYNC && rq->kind != REQ_SIGNAL;
+    rq->counted = slot == NULL && rq->kind != REQ_SIGNAL &&
+                  (rq->kind != REQ_SYNC || rq->op == NET_SYNC_CTR_ADD);
     rq->token = (uint64_t)(uintptr_t)slot;
     if (rq->counted) {
         ux.sent[rank]++;
@@ -577,7 +627,7 @@ static int ux_sync(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, uint
 {
     ux_request_t rq = {.kind = REQ_SYNC, .op = (uint8_t)op, .raddr = raddr, .a = a, .b = b};
     ux_slot_t slot = {0};
-    if (op != NET_SYNC_STORE64 && op != NET_SYNC_STORE32_WAKE)
+    if (op != NET_SYNC_STORE64 && op != NET_SYNC_STORE32_WAKE && op != NET_SYNC_PUSH)
         rt_stat_inc(&rt.stats.remote_atomics);
     ux_request(rank, &rq, NULL, 0, old ? &slot : NULL);
     if (old)
@@ -852,6 +902,7 @@ int ucx_init(void)
     uintptr_t *bases = malloc(sizeof(uintptr_t) * (size_t)rt.size);
     ux.ep = calloc((size_t)rt.size, sizeof *ux.ep);
     ux.reply_ep = calloc((size_t)rt.size, sizeof *ux.reply_ep);
+    ux.push_ep = calloc((size_t)rt.size, sizeof *ux.push_ep);
     ux.rkey = calloc((size_t)rt.size, sizeof *ux.rkey);
     ux.pending = calloc((size_t)rt.size, sizeof(int));
     ux.sent = calloc((size_t)rt.size, sizeof(uint32_t));
@@ -862,7 +913,7 @@ int ucx_init(void)
     ux.deferred = calloc((size_t)rt.size, sizeof(ux_request_t));
     ux.ndeferred = 0;
     atom_store_relaxed(&ux.done.value, 0);
-    if (!bases || !ux.ep || !ux.reply_ep || !ux.rkey || !ux.pending || !ux.sent || !ux.fenced ||
+    if (!bases || !ux.ep || !ux.reply_ep || !ux.push_ep || !ux.rkey || !ux.pending || !ux.sent || !ux.fenced ||
         !ux.since_ack || !ux.fence_slots || !ux.done_from || !ux.deferred)
         rt_fatal("reach_init: out of memory");
     uintptr_t mine = me->rbase;
@@ -877,6 +928,7 @@ int ucx_init(void)
                                 .address = (ucp_address_t *)(void *)(caddrs + coff[r])};
         if ((s = ucp_ep_create(ux.client, &ep, &ux.ep[r])) != UCS_OK ||
             (s = ucp_ep_create(ux.server, &back, &ux.reply_ep[r])) != UCS_OK ||
+            (s = ucp_ep_create(ux.server, &ep, &ux.push_ep[r])) != UCS_OK ||
             (s = ucp_ep_rkey_unpack(ux.ep[r], keys + koff[r], &ux.rkey[r])) != UCS_OK)
             return rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot reach rank %d: %s", r,
                             ucs_status_string(s));
@@ -930,6 +982,7 @@ void ucx_finalize(void)
             ucp_rkey_destroy(ux.rkey[r]);
         ux_close(ux.client, ux.ep[r]);
         ux_close(ux.server, ux.reply_ep[r]);
+        ux_close(ux.server, ux.push_ep[r]);
     }
     MPI_Barrier(rt.comm);
     ucp_worker_destroy(ux.client);
@@ -938,6 +991,7 @@ void ucx_finalize(void)
     ucp_cleanup(ux.ctx);
     free(ux.ep);
     free(ux.reply_ep);
+    free(ux.push_ep);
     free(ux.rkey);
     free(ux.pending);
     free(ux.sent);

@@ -1,10 +1,23 @@
-/* Mutexes as MCS queue locks (paper 000): the lock word holds the tail of a
- * queue of waiting processes, as (rank + 1) << 32 | queue-node slot; each
- * waiter sleeps on its own queue node and is woken by its predecessor, so the
- * lock passes in FIFO order with one store and, only if the waiter sleeps,
- * one futex wake. */
+/* Mutexes, by one of three algorithms chosen per set (REACH_LOCK,
+ * reach_set_lock):
+ *
+ * mcs  paper 000's software queuing lock: the lock word holds the tail of
+ *   a queue of waiting processes, as (rank + 1) << 32 | queue-node slot;
+ *   each waiter sleeps on its own queue node and is woken by its
+ *   predecessor, so the lock passes in FIFO order with one store (one
+ *   message to another node, none on the node) and, only if the waiter
+ *   sleeps, one futex wake. The lock's server takes part only in the swap
+ *   and compare-and-swap on the lock word from another node.
+ * ticket  paper 001: two counters at the lock's home (sync/counter.h),
+ *   tickets taken and tickets served; a fetch-and-add takes a ticket, the
+ *   home pushes the turn to the waiter, release adds one to served.
+ * hybrid  paper 000's baseline (ARMCI's original lock): the same ticket
+ *   lock for processes of the lock's node; a process on another node sends
+ *   one request to the lock's server, which takes a ticket on its behalf
+ *   and answers when its turn comes. */
 #include "core/group.h"
 #include "core/mem.h"
+#include "sync/counter.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
@@ -24,17 +37,18 @@ _Static_assert(SHM_QNODE_OFF + SHM_QNODES * sizeof(mcs_qnode_t) <= SHM_BARRIER_O
                "queue nodes overlap the barrier");
 
 #define MUTEXES_MAGIC 0x4d555458u   /* "MUTX" */
-#define MCS_WORD_STRIDE 64           /* one lock word per cache line */
 
 struct reach_mutexes {
     uint32_t magic;
+    int algorithm;       /* LOCK_* */
+    size_t stride;       /* bytes of one mutex's words */
     reach_group_t *group;
     void *mine;          /* this rank's lock words */
     int *count;          /* mutexes hosted by each rank (0 outside the group) */
     char **words;        /* each rank's lock words, mapped here (NULL: other node) */
     uintptr_t *raddr;    /* each rank's lock words, in its address space */
     int *first;          /* index of (rank, 0) in held[] */
-    signed char *held;   /* queue-node slot holding (rank, id), -1 if none */
+    signed char *held;   /* held: queue-node slot (mcs) or 0; -1 if not held */
     reach_mutexes_t *next_set;
 };
 
@@ -112,6 +126,11 @@ int reach_mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **ou
         st = rt_error(REACH_ERR_ARG, call, "count %d is negative", count);
     else if (out == NULL)
         st = rt_error(REACH_ERR_ARG, call, "the output pointer is NULL");
+    /* Every member must create the set with the same algorithm. */
+    int algo[2] = {rt.cfg.lock, -rt.cfg.lock}, all[2];
+    MPI_Allreduce(algo, all, 2, MPI_INT, MPI_MAX, g->comm);
+    if (st == REACH_SUCCESS && all[0] != -all[1])
+        st = rt_error(REACH_ERR_ARG, call, "the ranks chose different lock algorithms");
     if (!rt_all_agree(g->comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
@@ -120,7 +139,10 @@ int reach_mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **ou
     int *counts = malloc(sizeof(int) * (size_t)g->size);
     if (!set || !bases || !counts)
         rt_fatal("%s: out of private memory", call);
-    st = mem_alloc_collective(call, g, (size_t)count * MCS_WORD_STRIDE, bases, 0);
+    set->algorithm = rt.cfg.lock;
+    /* mcs: one lock word per cache line; ticket and hybrid: two counters. */
+    set->stride = set->algorithm == LOCK_MCS ? 64 : 2 * ctr_home_size();
+    st = mem_alloc_collective(call, g, (size_t)count * set->stride, bases, 0);
     if (st != REACH_SUCCESS) {
         free(set);
         free(bases);
@@ -130,7 +152,7 @@ int reach_mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **ou
     set->group = g;
     set->mine = bases[g->rank];
     if (set->mine)
-        memset(set->mine, 0, (size_t)count * MCS_WORD_STRIDE);
+        memset(set->mine, 0, (size_t)count * set->stride);
     set->count = calloc((size_t)rt.size, sizeof(int));
     set->first = malloc(sizeof(int) * (size_t)rt.size);
     set->words = calloc((size_t)rt.size, sizeof(char *));
@@ -210,13 +232,45 @@ void sync_finalize(void)
     free_slots = ~(uint64_t)0;
 }
 
-/* Takes a queue-node slot for (rank, id); fails if already held or no slot. */
-static int mcs_slot_take(const char *call, reach_mutexes_t *set, int id, int rank, int *slot)
+int reach_set_lock(const char *algorithm)
 {
+    const char *call = "reach_set_lock";
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    int kind;
+    if (algorithm == NULL)
+        return rt_error(REACH_ERR_ARG, call, "the algorithm is NULL");
+    if (config_parse_lock(algorithm, &kind) != 0)
+        return rt_error(REACH_ERR_ARG, call, "\"%s\" is not a lock algorithm (mcs, ticket, hybrid)",
+                        algorithm);
+    rt.cfg.lock = kind;
+    return REACH_SUCCESS;
+}
+
+/* Checks (set, id, rank) and whether this process holds that mutex:
+ * returns its held[] entry. */
+static int mutex_entry(const char *call, reach_mutexes_t *set, int id, int rank, int want_held,
+                       signed char **entry)
+{
+    int st = mutex_check(call, set, id, rank);
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
     signed char *h = &set->held[set->first[rank] + id];
-    if (*h >= 0)
+    if (unlikely(want_held && *h < 0))
+        return rt_error(REACH_ERR_MUTEX, call, "mutex %d of rank %d is not held by this process",
+                        id, rank);
+    if (unlikely(!want_held && *h >= 0))
         return rt_error(REACH_ERR_MUTEX, call, "mutex %d of rank %d is already held by this process",
                         id, rank);
+    *entry = h;
+    return REACH_SUCCESS;
+}
+
+/* ---- mcs ------------------------------------------------------------------------ */
+
+/* A free queue-node slot; fails if this process holds SHM_QNODES locks. */
+static int mcs_slot_take(const char *call, int *slot)
+{
     if (free_slots == 0)
         return rt_error(REACH_ERR_MUTEX, call, "this process already holds %d mutexes, the most it may",
                         SHM_QNODES);
@@ -224,10 +278,10 @@ static int mcs_slot_take(const char *call, reach_mutexes_t *set, int id, int ran
     return REACH_SUCCESS;
 }
 
-static inline void mcs_slot_hold(reach_mutexes_t *set, int id, int rank, int slot)
+static inline void mcs_slot_hold(signed char *entry, int slot)
 {
     free_slots &= ~((uint64_t)1 << slot);
-    set->held[set->first[rank] + id] = (signed char)slot;
+    *entry = (signed char)slot;
 }
 
 /* Swap or compare-and-swap on lock word (rank, id): a CPU atomic on this
@@ -235,7 +289,7 @@ static inline void mcs_slot_hold(reach_mutexes_t *set, int id, int rank, int slo
 static uint64_t mcs_word_op(reach_mutexes_t *set, int id, int rank, net_sync_op_t op, uint64_t a,
                             uint64_t b)
 {
-    size_t off = (size_t)id * MCS_WORD_STRIDE;
+    size_t off = (size_t)id * set->stride;
     if (set->words[rank] == NULL) {
         uint64_t old = 0;
         net->sync(rank, set->raddr[rank] + off, op, a, b, &old);
@@ -249,15 +303,12 @@ static uint64_t mcs_word_op(reach_mutexes_t *set, int id, int rank, net_sync_op_
     return old;
 }
 
-int reach_mutex_lock(reach_mutexes_t *set, int id, int rank)
+static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry)
 {
-    const char *call = "reach_mutex_lock";
-    int slot = 0, st = mutex_check(call, set, id, rank);
-    if (st == REACH_SUCCESS)
-        st = mcs_slot_take(call, set, id, rank, &slot);
+    int slot = 0, st = mcs_slot_take(call, &slot);
     if (unlikely(st != REACH_SUCCESS))
         return st;
-    mcs_slot_hold(set, id, rank, slot);
+    mcs_slot_hold(entry, slot);
     uint64_t me = mcs_encode(rt.rank, slot);
     mcs_qnode_t *q = mcs_qnode(me);
     atom_store_relaxed(&q->next, 0);
@@ -268,18 +319,13 @@ int reach_mutex_lock(reach_mutexes_t *set, int id, int rank)
         mcs_link(prev, me);
         shm_waitword_wait_change(&q->locked, 1);
     }
-    rt_count(REACH_OP_LOCK, rank, 0);
     return REACH_SUCCESS;
 }
 
-int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired)
+static int mcs_trylock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry,
+                       int *acquired)
 {
-    const char *call = "reach_mutex_trylock";
-    int slot = 0, st = mutex_check(call, set, id, rank);
-    if (st == REACH_SUCCESS && acquired == NULL)
-        st = rt_error(REACH_ERR_ARG, call, "acquired is NULL");
-    if (st == REACH_SUCCESS)
-        st = mcs_slot_take(call, set, id, rank, &slot);
+    int slot = 0, st = mcs_slot_take(call, &slot);
     if (unlikely(st != REACH_SUCCESS))
         return st;
     uint64_t me = mcs_encode(rt.rank, slot);
@@ -287,24 +333,14 @@ int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired)
     atom_store_relaxed(&q->next, 0);
     /* Only an empty queue is joined: the caller never waits. */
     *acquired = mcs_word_op(set, id, rank, NET_SYNC_CAS64, 0, me) == 0;
-    if (*acquired) {
-        mcs_slot_hold(set, id, rank, slot);
-        rt_count(REACH_OP_LOCK, rank, 0);
-    }
+    if (*acquired)
+        mcs_slot_hold(entry, slot);
     return REACH_SUCCESS;
 }
 
-int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank)
+static void mcs_unlock(reach_mutexes_t *set, int id, int rank, signed char *entry)
 {
-    const char *call = "reach_mutex_unlock";
-    int st = mutex_check(call, set, id, rank);
-    if (unlikely(st != REACH_SUCCESS))
-        return st;
-    signed char *h = &set->held[set->first[rank] + id];
-    if (unlikely(*h < 0))
-        return rt_error(REACH_ERR_MUTEX, call, "mutex %d of rank %d is not held by this process",
-                        id, rank);
-    int slot = *h;
+    int slot = *entry;
     uint64_t me = mcs_encode(rt.rank, slot);
     mcs_qnode_t *q = mcs_qnode(me);
     uint64_t next = atom_load_acquire(&q->next);
@@ -321,8 +357,105 @@ int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank)
     }
     mcs_pass(next);
 released:
-    *h = -1;
     free_slots |= (uint64_t)1 << slot;
+}
+
+/* ---- ticket and hybrid ------------------------------------------------------------- */
+
+/* The counters of mutex (rank, id): tickets taken, tickets served. */
+static void ticket_refs(reach_mutexes_t *set, int id, int rank, ctr_ref_t *taken, ctr_ref_t *served)
+{
+    uintptr_t base = set->raddr[rank] + (size_t)id * set->stride;
+    ctr_ref_init(taken, rank, base);
+    ctr_ref_init(served, rank, base + ctr_home_size());
+}
+
+static void ticket_lock(reach_mutexes_t *set, int id, int rank)
+{
+    ctr_ref_t taken, served;
+    ticket_refs(set, id, rank, &taken, &served);
+    if (taken.here == NULL && set->algorithm == LOCK_HYBRID) {
+        /* One request; the lock's server answers when the turn comes. */
+        net->sync(rank, taken.raddr, NET_SYNC_CTR_LOCK, 0, 0, NULL);
+        ctr_wait_push();
+        return;
+    }
+    int64_t ticket;
+    ctr_add(&taken, 1, &ticket);
+    if (served.here && atom_load_relaxed(&served.here->value) != ticket)
+        rt.stats.lock_contended++;
+    ctr_add_wait(&served, 0, ticket);
+}
+
+static int ticket_trylock(reach_mutexes_t *set, int id, int rank)
+{
+    ctr_ref_t taken, served;
+    ticket_refs(set, id, rank, &taken, &served);
+    if (taken.here)
+        return ctr_lock_try(taken.here);
+    uint64_t got = 0;
+    net->sync(rank, taken.raddr, NET_SYNC_CTR_TRY, 0, 0, &got);
+    return (int)got;
+}
+
+static void ticket_unlock(reach_mutexes_t *set, int id, int rank)
+{
+    ctr_ref_t taken, served;
+    ticket_refs(set, id, rank, &taken, &served);
+    ctr_add(&served, 1, NULL);
+}
+
+/* ---- the calls -------------------------------------------------------------------- */
+
+int reach_mutex_lock(reach_mutexes_t *set, int id, int rank)
+{
+    const char *call = "reach_mutex_lock";
+    signed char *entry = NULL;
+    int st = mutex_entry(call, set, id, rank, 0, &entry);
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    if (set->algorithm == LOCK_MCS) {
+        if ((st = mcs_lock(call, set, id, rank, entry)) != REACH_SUCCESS)
+            return st;
+    } else {
+        ticket_lock(set, id, rank);
+        *entry = 0;
+    }
+    rt_count(REACH_OP_LOCK, rank, 0);
+    return REACH_SUCCESS;
+}
+
+int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired)
+{
+    const char *call = "reach_mutex_trylock";
+    signed char *entry = NULL;
+    int st = mutex_entry(call, set, id, rank, 0, &entry);
+    if (st == REACH_SUCCESS && acquired == NULL)
+        st = rt_error(REACH_ERR_ARG, call, "acquired is NULL");
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    if (set->algorithm == LOCK_MCS) {
+        if ((st = mcs_trylock(call, set, id, rank, entry, acquired)) != REACH_SUCCESS)
+            return st;
+    } else if ((*acquired = ticket_trylock(set, id, rank)) != 0) {
+        *entry = 0;
+    }
+    if (*acquired)
+        rt_count(REACH_OP_LOCK, rank, 0);
+    return REACH_SUCCESS;
+}
+
+int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank)
+{
+    signed char *entry = NULL;
+    int st = mutex_entry("reach_mutex_unlock", set, id, rank, 1, &entry);
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    if (set->algorithm == LOCK_MCS)
+        mcs_unlock(set, id, rank, entry);
+    else
+        ticket_unlock(set, id, rank);
+    *entry = -1;
     rt_count(REACH_OP_UNLOCK, rank, 0);
     return REACH_SUCCESS;
 }

@@ -1,0 +1,91 @@
+/* Notifying counters (paper 001's memory-side atomics with a test value):
+ * a counter lives at its home rank, every operation on it runs there — a
+ * CPU atomic from a process of the home's node, the home's server thread
+ * for a process on another node — and the home pushes the value to a
+ * waiter once the counter reaches what it waits for. Waiters on the
+ * home's node sleep on the counter's own waitword; a waiter on another
+ * node registers at the home (one slot per rank) and sleeps on its own
+ * mailbox (shm_mailbox_t), to which the home sends one message.
+ *
+ * The home side below runs in whichever process changes the counter (a
+ * process of the home's node, or the home's server), so the push is a
+ * callback: a store into a mailbox on this node, or a message. */
+#ifndef REACH_SYNC_COUNTER_H
+#define REACH_SYNC_COUNTER_H
+
+#include <stdint.h>
+#include "core/runtime.h"
+#include "transport/shm/futex.h"
+
+/* A waiter on another node: waiting for the counter to reach target. */
+typedef struct ctr_want {
+    _Atomic int64_t target;
+    _Atomic uint32_t waiting;   /* 1 from registration until the push is claimed */
+    uint32_t pad;
+} ctr_want_t;
+
+typedef struct ctr_home {
+    _Atomic int64_t value;
+    _Atomic uint32_t registered;   /* wants[] entries waiting */
+    char pad[52];
+    shm_waitword_t changes;        /* counts changes; waiters here sleep on it */
+    ctr_want_t want[];             /* by rank */
+} ctr_home_t;
+
+/* Bytes of one counter's home state for this job's ranks (a multiple of
+ * 64). Zeroed memory is a counter at 0. */
+size_t ctr_home_size(void) REACH_HIDDEN;
+
+/* Sends value to rank's mailbox (rank waits on another node). */
+typedef void (*ctr_push_fn)(int rank, int64_t value);
+
+/* Adds add; returns the old value; pushes to the waiters it satisfies. */
+int64_t ctr_home_add(ctr_home_t *h, int64_t add, ctr_push_fn push) REACH_HIDDEN;
+/* Registers rank as waiting until the value reaches target (pushed at once
+ * if it has). */
+void ctr_home_want(ctr_home_t *h, int rank, int64_t target, ctr_push_fn push) REACH_HIDDEN;
+
+/* A ticket lock is two counters in a row: tickets taken, then tickets
+ * served; ticket t holds the lock while served == t. */
+static inline ctr_home_t *ctr_lock_served(ctr_home_t *taken)
+{
+    return (ctr_home_t *)(void *)((char *)taken + ctr_home_size());
+}
+/* Takes a ticket for rank (on another node) and registers it as waiting
+ * for its turn: paper 000's lock request served at the lock's server. */
+void ctr_lock_request(ctr_home_t *taken, int rank, ctr_push_fn push) REACH_HIDDEN;
+/* Takes the next ticket only if it is served at once; 1 if taken. */
+int ctr_lock_try(ctr_home_t *taken) REACH_HIDDEN;
+
+/* Stores a push into the mailbox of rank, on this node. */
+void ctr_push_here(int rank, int64_t value) REACH_HIDDEN;
+
+/* ---- the side of a process using a counter ---- */
+
+/* A counter's home: mapped here (home on this node), or its address in the
+ * home's address space. */
+typedef struct ctr_ref {
+    int home;
+    ctr_home_t *here;
+    uintptr_t raddr;
+} ctr_ref_t;
+
+/* Fills ref for the counter at home, at base in home's address space. */
+void ctr_ref_init(ctr_ref_t *ref, int home, uintptr_t base) REACH_HIDDEN;
+/* Adds add. With old, returns the old value once the add is done; without,
+ * the add to another node completes like a put (at a fence or barrier). */
+void ctr_add(const ctr_ref_t *c, int64_t add, int64_t *old) REACH_HIDDEN;
+/* Adds add (0: none), then waits until the value reaches target; returns
+ * the value seen then. */
+int64_t ctr_add_wait(const ctr_ref_t *c, int64_t add, int64_t target) REACH_HIDDEN;
+/* Waits for the push a registration at another node's home asked for. */
+int64_t ctr_wait_push(void) REACH_HIDDEN;
+/* Waits, on the home's node, until the value reaches target. */
+int64_t ctr_wait_here(ctr_home_t *h, int64_t target) REACH_HIDDEN;
+/* The push of a process on the home's node: a store on this node, a
+ * message to another. */
+void ctr_push_client(int rank, int64_t value) REACH_HIDDEN;
+/* Frees the counters left at finalize. */
+void counter_finalize(void) REACH_HIDDEN;
+
+#endif
