@@ -1,7 +1,6 @@
-/* Atomics and mutexes under contention from every rank: exact sums of
- * fetch-adds, swaps and compare-and-swaps that lose nothing, exact counts
- * under a mutex, FIFO hand-off, trylock that never waits, barriers that no
- * rank leaves early. */
+/* Atomics under contention from every rank: exact sums of fetch-adds,
+ * swaps and compare-and-swaps that lose nothing, accumulates beside
+ * atomics, barriers that no rank leaves early. Mutexes: test_lock.c. */
 #include "mpi_check.h"
 #include "reach.h"
 
@@ -113,115 +112,10 @@ static void test_acc_vs_atomic(void)
     free(bases);
 }
 
-/* A counter on every rank, incremented under that rank's mutex with a plain
- * get and put: no increment may be lost. */
-static void test_mutex_counts(void)
-{
-    reach_mutexes_t *m;
-    CHECK(reach_mutexes_create(2, &m) == REACH_SUCCESS);
-    void **bases = malloc(sizeof(void *) * (size_t)np);
-    CHECK(reach_malloc(2 * sizeof(long), bases) == REACH_SUCCESS);
-    memset(bases[me], 0, 2 * sizeof(long));
-    reach_barrier();
-    enum { ITERS = 300 };
-    /* Mostly rank 0's mutexes, so that every rank contends for them. */
-    for (int i = 0; i < ITERS; i++) {
-        int t = i % 4 == 0 ? (me + i) % np : 0, id = i % 2;
-        CHECK(reach_mutex_lock(m, id, t) == REACH_SUCCESS);
-        long v;
-        reach_get((long *)bases[t] + id, &v, sizeof v, t);
-        v++;
-        reach_put(&v, (long *)bases[t] + id, sizeof v, t);
-        reach_fence(t);
-        CHECK(reach_mutex_unlock(m, id, t) == REACH_SUCCESS);
-    }
-    reach_barrier();
-    /* What every rank sent to each (rank, id) must have arrived there. */
-    long *sent = calloc((size_t)np * 2, sizeof(long)), *recv = calloc((size_t)np * 2, sizeof(long));
-    for (int i = 0; i < ITERS; i++)
-        sent[2 * (i % 4 == 0 ? (me + i) % np : 0) + i % 2]++;
-    MPI_Allreduce(sent, recv, 2 * np, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    long *c = bases[me];
-    CHECK_EQ_LL(c[0], recv[2 * me]);
-    CHECK_EQ_LL(c[1], recv[2 * me + 1]);
-    free(sent);
-    free(recv);
-    /* Several mutexes held at once, released in another order. */
-    for (int t = 0; t < np; t++)
-        CHECK(reach_mutex_lock(m, 0, t) == REACH_SUCCESS);
-    for (int t = np - 1; t >= 0; t--)
-        CHECK(reach_mutex_unlock(m, 0, t) == REACH_SUCCESS);
-    reach_barrier();
-    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
-    CHECK(reach_mutexes_destroy(m) == REACH_SUCCESS);
-    free(bases);
-}
-
 static void sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
-}
-
-/* Rank 0 holds the mutex while ranks 1..np-1 ask for it one after another;
- * they must get it in the order they asked. Each records its turn. */
-static void test_fifo_and_trylock(void)
-{
-    reach_mutexes_t *m;
-    CHECK(reach_mutexes_create(1, &m) == REACH_SUCCESS);
-    void **bases = malloc(sizeof(void *) * (size_t)np);
-    CHECK(reach_malloc(64 * sizeof(int), bases) == REACH_SUCCESS);
-    memset(bases[me], 0, 64 * sizeof(int));
-    reach_barrier();
-    int *order = bases[0];
-    const int gap_ms = 60;
-    if (me == 0) {
-        CHECK(reach_mutex_lock(m, 0, 0) == REACH_SUCCESS);
-        MPI_Barrier(MPI_COMM_WORLD);
-        sleep_ms(gap_ms * np + 200);
-        CHECK(reach_mutex_unlock(m, 0, 0) == REACH_SUCCESS);
-    } else {
-        MPI_Barrier(MPI_COMM_WORLD);
-        sleep_ms(gap_ms * me);
-        CHECK(reach_mutex_lock(m, 0, 0) == REACH_SUCCESS);
-        int pos;
-        CHECK(reach_fetch_add_i32(&order[0], 1, &pos, 0) == REACH_SUCCESS);
-        int one = me;
-        reach_put(&one, &order[1 + pos], sizeof one, 0);
-        CHECK(reach_mutex_unlock(m, 0, 0) == REACH_SUCCESS);
-    }
-    reach_barrier();
-    if (me == 0)
-        for (int i = 1; i < np; i++)
-            CHECK_EQ_LL(order[i], i);
-
-    /* Trylock never waits: while rank 0 holds the mutex, everybody else's
-     * trylock fails at once; after release, exactly one succeeds per round. */
-    if (me == 0)
-        CHECK(reach_mutex_lock(m, 0, 0) == REACH_SUCCESS);
-    reach_barrier();
-    if (me != 0) {
-        int got = 1;
-        double t0 = MPI_Wtime();
-        CHECK(reach_mutex_trylock(m, 0, 0, &got) == REACH_SUCCESS);
-        CHECK(got == 0);
-        CHECK(MPI_Wtime() - t0 < 1.0);
-    }
-    reach_barrier();
-    if (me == 0)
-        CHECK(reach_mutex_unlock(m, 0, 0) == REACH_SUCCESS);
-    reach_barrier();
-    int got = 0;
-    CHECK(reach_mutex_trylock(m, 0, 0, &got) == REACH_SUCCESS);
-    int winners = 0;
-    MPI_Allreduce(&got, &winners, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    CHECK_EQ_LL(winners, 1);
-    if (got)
-        CHECK(reach_mutex_unlock(m, 0, 0) == REACH_SUCCESS);
-    reach_barrier();
-    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
-    CHECK(reach_mutexes_destroy(m) == REACH_SUCCESS);
-    free(bases);
 }
 
 /* No rank leaves a barrier before every rank entered it; a put issued
@@ -259,8 +153,6 @@ int main(int argc, char **argv)
     np = reach_size();
     test_fetch_add();
     test_acc_vs_atomic();
-    test_mutex_counts();
-    test_fifo_and_trylock();
     test_barrier();
     CHECK(reach_finalize() == REACH_SUCCESS);
     int rc = check_exit("test_sync");
