@@ -337,7 +337,8 @@ static double ga_messages(void)
 
 static void bench_ga_sync(void)
 {
-    static const char *const kinds[] = {"fence+dissemination", "combined", "tree"};
+    static const char *const kinds[] = {"fence+dissemination", "combined", "tree", "counter"};
+    enum { NKINDS = 4 };
     void **bases = malloc(sizeof(void *) * (size_t)B.np);
     if (!bases || reach_malloc((size_t)B.np * GA_BYTES, bases) != REACH_SUCCESS)
         reach_abort(1, "reach-bench: set-up of the GA_Sync test failed");
@@ -352,11 +353,11 @@ static void bench_ga_sync(void)
                "(paper 000, Fig. 7; us per sync, median of %d; %d processes%s)\n%-22s %10s %10s %12s\n",
                GA_BYTES, B.samples, B.np, B.np > B.cores ? ", more than cores" : "", "sync", "us",
                "x combined", "msgs/process");
-    double med[4], msgs[4], us[MAX_SAMPLES];
-    for (int v = 0; v < 4; v++) {
-        if (v < 3 && reach_set_barrier(kinds[v]) != REACH_SUCCESS)
+    double med[NKINDS + 1], msgs[NKINDS + 1], us[MAX_SAMPLES];
+    for (int v = 0; v <= NKINDS; v++) {
+        if (v < NKINDS && reach_set_barrier(kinds[v]) != REACH_SUCCESS)
             reach_abort(1, "reach-bench: reach_set_barrier failed");
-        if (v == 3 && !mpi)
+        if (v == NKINDS && !mpi)
             break;
         double m = 0;
         for (int s = 0; s < B.samples; s++) {
@@ -365,7 +366,7 @@ static void bench_ga_sync(void)
                 int bad = 0;
                 for (int k = 1; k < B.np; k++) {
                     int to = (B.me + k) % B.np;
-                    if (v < 3)
+                    if (v < NKINDS)
                         bad |= reach_put(B.src, (char *)bases[to] + (size_t)B.me * GA_BYTES, GA_BYTES, to) != 0;
                     else
                         bad |= MPI_Put(B.src, GA_BYTES, MPI_BYTE, to, (MPI_Aint)B.me * GA_BYTES, GA_BYTES,
@@ -376,7 +377,7 @@ static void bench_ga_sync(void)
                 m0 -= ga_messages();
                 MPI_Barrier(MPI_COMM_WORLD);
                 double t0 = now();
-                if (v < 3)
+                if (v < NKINDS)
                     bad = reach_barrier() != 0;
                 else
                     bad = MPI_Win_flush_all(win) != 0 || MPI_Barrier(MPI_COMM_WORLD) != 0;
@@ -394,14 +395,15 @@ static void bench_ga_sync(void)
         med[v] = median(us, B.samples);
         msgs[v] = m;
         if (B.me == 0)
-            json_result(v < 3 ? kinds[v] : "mpi3 flush_all+barrier", v < 3 ? "reach" : "mpi3", GA_BYTES,
-                        med[v], us);
+            json_result(v < NKINDS ? kinds[v] : "mpi3 flush_all+barrier", v < NKINDS ? "reach" : "mpi3",
+                        GA_BYTES, med[v], us);
     }
     if (B.me == 0) {
-        for (int v = 0; v < 3; v++)
+        for (int v = 0; v < NKINDS; v++)
             printf("%-22s %10.2f %10.2f %12.1f\n", kinds[v], med[v], med[v] / med[1], msgs[v]);
         if (mpi)
-            printf("%-22s %10.2f %10.2f %12s\n", "MPI-3 flush_all+Barrier", med[3], med[3] / med[1], "-");
+            printf("%-22s %10.2f %10.2f %12s\n", "MPI-3 flush_all+Barrier", med[NKINDS],
+                   med[NKINDS] / med[1], "-");
         else
             printf("%-22s %10s %10s %12s   (%d processes > %d cores: not measured)\n",
                    "MPI-3 flush_all+Barrier", "-", "-", "-", B.np, B.cores);
@@ -412,6 +414,102 @@ static void bench_ga_sync(void)
     free(bases);
     if (reach_set_barrier(getenv("REACH_BARRIER") ? getenv("REACH_BARRIER") : "combined") != REACH_SUCCESS)
         reach_abort(1, "reach-bench: reach_set_barrier failed");
+}
+
+/* Paper 000, Figures 8-10: P processes repeatedly request and release one
+ * lock hosted by rank 0; the time to request and acquire, the time to
+ * release, and both, averaged over LOCK_ITERS iterations and the P
+ * processes (a sample), for every lock algorithm (paper 001's ticket lock
+ * beside paper 000's two), with MPI-3's exclusive window lock as the
+ * baseline where P fits the cores. With P = 1 the paper averages the lock
+ * on the process itself and on another; so does this (ranks 0 and 1).
+ * Messages: all that the job sent (requests, answers, pushes) per
+ * lock+unlock. Processes not taking part wait in a reach barrier, which
+ * sleeps. */
+#define LOCK_ITERS 100
+
+/* One sample of the lock test: the mean time to acquire and to release
+ * over the iterations and the processes taking part, and the messages the
+ * job sent per lock+unlock. m NULL: MPI-3's window lock. */
+static void lock_sample(reach_mutexes_t *m, MPI_Win win, int p, int s, double *acq, double *rel,
+                        double *msgs)
+{
+    /* P = 1: ranks 0 (the lock is its own) and 1 take turns. */
+    int in = p > 1 ? B.me < p : B.me == s % 2;
+    double t_acq = 0, t_rel = 0, m0 = ga_messages();
+    if (m)
+        reach_barrier();   /* sleeps, so the processes taking part have the cores */
+    else
+        MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; in && i < LOCK_ITERS; i++) {
+        double t0 = now();
+        int bad = m ? reach_mutex_lock(m, 0, 0) != 0 : MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win) != 0;
+        double t1 = now();
+        bad |= m ? reach_mutex_unlock(m, 0, 0) != 0 : MPI_Win_unlock(0, win) != 0;
+        t_rel += now() - t1;
+        t_acq += t1 - t0;
+        if (bad)
+            reach_abort(1, "reach-bench: lock or unlock failed");
+    }
+    if (m)
+        reach_barrier();
+    else
+        MPI_Barrier(MPI_COMM_WORLD);
+    double mine[3] = {t_acq, t_rel, ga_messages() - m0}, sum[3];
+    MPI_Allreduce(mine, sum, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    int n = p > 1 ? p : 1;
+    *acq = 1e6 * sum[0] / LOCK_ITERS / n;
+    *rel = 1e6 * sum[1] / LOCK_ITERS / n;
+    *msgs = sum[2] / LOCK_ITERS / n;
+}
+
+static void bench_locks(void)
+{
+    static const char *const names[] = {"hybrid", "ticket", "mcs", "MPI-3"};
+    enum { NALGOS = 3, MCS = 2 };
+    MPI_Win win;
+    void *wbase;
+    MPI_Win_allocate(16, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &wbase, &win);
+    if (B.me == 0)
+        printf("\nlocks: P processes request and release one lock on rank 0 (paper 000, Figs. 8-10; "
+               "us, median of %d)\n%-3s %-7s %10s %10s %10s %8s %10s\n", B.samples, "P", "lock",
+               "acquire", "release", "both", "x mcs", "msgs/lock");
+    for (int p = 1; p <= B.np; p = p < B.np && 2 * p > B.np ? B.np : 2 * p) {
+        double med[NALGOS + 1][3], msgs[NALGOS + 1];
+        int variants = p <= B.cores ? NALGOS + 1 : NALGOS;
+        for (int a = 0; a < variants; a++) {
+            reach_mutexes_t *m = NULL;
+            if (a < NALGOS && (reach_set_lock(names[a]) != REACH_SUCCESS ||
+                               reach_mutexes_create(B.me == 0, &m) != REACH_SUCCESS))
+                reach_abort(1, "reach-bench: set-up of the lock test failed");
+            double us[3][MAX_SAMPLES], mm;
+            msgs[a] = 0;
+            for (int s = 0; s < B.samples; s++) {
+                lock_sample(m, win, p, s, &us[0][s], &us[1][s], &mm);
+                us[2][s] = us[0][s] + us[1][s];
+                msgs[a] += mm / B.samples;
+            }
+            if (m && reach_mutexes_destroy(m) != REACH_SUCCESS)
+                reach_abort(1, "reach-bench: reach_mutexes_destroy failed");
+            static const char *const parts[] = {"lock acquire", "lock release", "lock+unlock"};
+            for (int k = 0; k < 3; k++) {
+                med[a][k] = median(us[k], B.samples);
+                if (B.me == 0)
+                    json_result(parts[k], a < NALGOS ? names[a] : "mpi3", (size_t)p, med[a][k], us[k]);
+            }
+        }
+        for (int a = 0; a < variants && B.me == 0; a++) {
+            printf("%-3d %-7s %10.2f %10.2f %10.2f %8.2f", p, names[a], med[a][0], med[a][1], med[a][2],
+                   med[a][2] / med[MCS][2]);
+            if (a < NALGOS)
+                printf(" %10.1f\n", msgs[a]);
+            else
+                printf(" %10s\n", "-");
+        }
+    }
+    MPI_Win_free(&win);
+    if (reach_set_lock(getenv("REACH_LOCK") ? getenv("REACH_LOCK") : "mcs") != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: reach_set_lock failed");
 }
 
 static void usage(void)
@@ -522,6 +620,7 @@ int main(int argc, char **argv)
     bench_single("lock+unlock", REACH_LOCK, MPI_LOCK, "MPI_Win_lock exclusive + unlock");
 
     bench_ga_sync();
+    bench_locks();
 
     /* Barriers involve every rank. MPI's busy-polling barrier is only
      * meaningful with no more processes than cores. */

@@ -198,7 +198,8 @@ REACH_API int reach_barrier(void);
  * REACH_BARRIER names it: "fence+dissemination" (fence every rank written
  * to, then a dissemination barrier), "combined" (paper 000: no fences,
  * counts of writes exchanged in ceil(log2 N) rounds; best when ranks write
- * to many others) or "tree". Every rank passes the same name. */
+ * to many others), "tree" or "counter" (paper 001: one add at a counter
+ * on rank 0, the release pushed back). Every rank passes the same name. */
 REACH_API int reach_set_barrier(const char *algorithm);
 
 /* Notification: completes this process's operations to rank, then counts
@@ -254,8 +255,9 @@ REACH_API int reach_mutex_lock(reach_mutexes_t *set, int id, int rank);
 /* *acquired = 1 if taken; never waits. */
 REACH_API int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired);
 REACH_API int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank);
-/* Chooses the lock algorithm of mutex sets created from now on (those
- * created before keep theirs): "mcs" (paper 000's queue lock over remote
+/* Not collective: chooses the lock algorithm of mutex sets created from
+ * now on (those created before keep theirs; a set's members must have
+ * chosen the same): "mcs" (paper 000's queue lock over remote
  * swap and compare-and-swap), "ticket" (paper 001: a fetch-and-add at the
  * lock's home, the turn pushed to the waiter) or "hybrid" (paper 000's
  * baseline: ticket lock on the node, the lock's server queues requests
