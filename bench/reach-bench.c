@@ -417,50 +417,69 @@ static void bench_ga_sync(void)
 }
 
 /* Paper 000, Figures 8-10: P processes repeatedly request and release one
- * lock hosted by rank 0; the time to request and acquire, the time to
- * release, and both, averaged over LOCK_ITERS iterations and the P
+ * lock hosted by rank 0, each for LOCK_SECONDS; the time to request and
+ * acquire, the time to release, and both, per lock+unlock averaged over the
  * processes (a sample), for every lock algorithm (paper 001's ticket lock
  * beside paper 000's two), with MPI-3's exclusive window lock as the
  * baseline where P fits the cores. With P = 1 the paper averages the lock
- * on the process itself and on another; so does this (ranks 0 and 1).
- * Messages: all that the job sent (requests, answers, pushes) per
- * lock+unlock. Processes not taking part wait in a reach barrier, which
+ * on the process itself and on another; so does this (rank 0, then rank
+ * 1). Messages: all that the job sent (requests, answers, pushes) per
+ * lock+unlock made from another node than the lock's. Processes not taking part wait in a reach barrier, which
  * sleeps. */
-#define LOCK_ITERS 100
+#define LOCK_SECONDS 0.02
 
-/* One sample of the lock test: the mean time to acquire and to release
- * over the iterations and the processes taking part, and the messages the
- * job sent per lock+unlock. m NULL: MPI-3's window lock. */
-static void lock_sample(reach_mutexes_t *m, MPI_Win win, int p, int s, double *acq, double *rel,
-                        double *msgs)
+/* Locks and unlocks until the time is up: adds the time spent acquiring
+ * and releasing, returns the iterations. m NULL: MPI-3's window lock. */
+static long lock_loop(reach_mutexes_t *m, MPI_Win win, double *t_acq, double *t_rel)
 {
-    /* P = 1: ranks 0 (the lock is its own) and 1 take turns. */
-    int in = p > 1 ? B.me < p : B.me == s % 2;
-    double t_acq = 0, t_rel = 0, m0 = ga_messages();
+    long n = 0;
+    for (double end = now() + LOCK_SECONDS, t0 = now(); t0 < end; n++) {
+        int bad = m ? reach_mutex_lock(m, 0, 0) != 0 : MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win) != 0;
+        double t1 = now();
+        bad |= m ? reach_mutex_unlock(m, 0, 0) != 0 : MPI_Win_unlock(0, win) != 0;
+        double t2 = now();
+        *t_acq += t1 - t0;
+        *t_rel += t2 - t1;
+        t0 = t2;
+        if (bad)
+            reach_abort(1, "reach-bench: lock or unlock failed");
+    }
+    return n;
+}
+
+static void lock_sync(reach_mutexes_t *m)
+{
     if (m)
         reach_barrier();   /* sleeps, so the processes taking part have the cores */
     else
         MPI_Barrier(MPI_COMM_WORLD);
-    for (int i = 0; in && i < LOCK_ITERS; i++) {
-        double t0 = now();
-        int bad = m ? reach_mutex_lock(m, 0, 0) != 0 : MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win) != 0;
-        double t1 = now();
-        bad |= m ? reach_mutex_unlock(m, 0, 0) != 0 : MPI_Win_unlock(0, win) != 0;
-        t_rel += now() - t1;
-        t_acq += t1 - t0;
-        if (bad)
-            reach_abort(1, "reach-bench: lock or unlock failed");
+}
+
+/* One sample: mean microseconds to acquire and to release, and messages
+ * per lock+unlock. */
+static void lock_sample(reach_mutexes_t *m, MPI_Win win, int p, double *acq, double *rel,
+                        double *msgs)
+{
+    double mine[4] = {0, 0, 0, -ga_messages()}, sum[4];
+    long n = 0;
+    for (int phase = 0; phase < (p == 1 ? 2 : 1); phase++) {
+        lock_sync(m);
+        if (p == 1 ? B.me == phase : B.me < p) {
+            double a = 0, r = 0;
+            long k = lock_loop(m, win, &a, &r);
+            mine[0] += a / (double)k;
+            mine[1] += r / (double)k;
+            n += k;
+        }
     }
-    if (m)
-        reach_barrier();
-    else
-        MPI_Barrier(MPI_COMM_WORLD);
-    double mine[3] = {t_acq, t_rel, ga_messages() - m0}, sum[3];
-    MPI_Allreduce(mine, sum, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    int n = p > 1 ? p : 1;
-    *acq = 1e6 * sum[0] / LOCK_ITERS / n;
-    *rel = 1e6 * sum[1] / LOCK_ITERS / n;
-    *msgs = sum[2] / LOCK_ITERS / n;
+    lock_sync(m);
+    mine[2] = reach_same_node(0) ? 0 : (double)n;   /* locks from other nodes */
+    mine[3] += ga_messages();
+    MPI_Allreduce(mine, sum, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    int parts = p == 1 ? 2 : p;
+    *acq = 1e6 * sum[0] / parts;
+    *rel = 1e6 * sum[1] / parts;
+    *msgs = sum[2] > 0 ? sum[3] / sum[2] : 0;
 }
 
 static void bench_locks(void)
@@ -485,7 +504,7 @@ static void bench_locks(void)
             double us[3][MAX_SAMPLES], mm;
             msgs[a] = 0;
             for (int s = 0; s < B.samples; s++) {
-                lock_sample(m, win, p, s, &us[0][s], &us[1][s], &mm);
+                lock_sample(m, win, p, &us[0][s], &us[1][s], &mm);
                 us[2][s] = us[0][s] + us[1][s];
                 msgs[a] += mm / B.samples;
             }

@@ -69,24 +69,13 @@ int ctr_lock_try(ctr_home_t *taken)
     return atom_cas_acq_rel(&taken->value, &served, served + 1);
 }
 
-void ctr_push_here(int rank, int64_t value)
-{
-    shm_mailbox_t *mb = (shm_mailbox_t *)(void *)(rt.peers[rank].map + SHM_MAILBOX_OFF);
-    atom_store_release(&mb->value, value);
-    shm_waitword_add(&mb->pushes, 1);
-}
-
 /* ---- the side of a process using a counter ------------------------------------ */
 
-static uint32_t pushes_awaited;   /* pushes this process has waited for */
-
-void ctr_push_client(int rank, int64_t value)
+/* The push of a process on the home's node (waiters registered there are
+ * on other nodes). */
+static void ctr_push_client(int rank, int64_t value)
 {
-    if (rt.peers[rank].map)
-        ctr_push_here(rank, value);
-    else
-        net->sync(rank, rt.peers[rank].rbase + SHM_MAILBOX_OFF, NET_SYNC_PUSH, 0, (uint64_t)value,
-                  NULL);
+    net->push(rank, value);
 }
 
 void ctr_ref_init(ctr_ref_t *ref, int home, uintptr_t base)
@@ -122,13 +111,6 @@ int64_t ctr_wait_here(ctr_home_t *h, int64_t target)
     }
 }
 
-int64_t ctr_wait_push(void)
-{
-    shm_mailbox_t *mb = (shm_mailbox_t *)(void *)(rt.peers[rt.rank].map + SHM_MAILBOX_OFF);
-    shm_waitword_wait_count(&mb->pushes, ++pushes_awaited);
-    return atom_load_acquire(&mb->value);
-}
-
 int64_t ctr_add_wait(const ctr_ref_t *c, int64_t add, int64_t target)
 {
     if (c->here) {
@@ -137,7 +119,7 @@ int64_t ctr_add_wait(const ctr_ref_t *c, int64_t add, int64_t target)
         return ctr_wait_here(c->here, target);
     }
     net->sync(c->home, c->raddr, NET_SYNC_CTR_WANT, (uint64_t)add, (uint64_t)target, NULL);
-    return ctr_wait_push();
+    return net->wait_push();
 }
 
 /* ---- the public calls ---------------------------------------------------------- */
@@ -228,7 +210,6 @@ void counter_finalize(void)
         c->magic = 0;
         free(c);
     }
-    pushes_awaited = 0;
 }
 
 int reach_counter_add(reach_counter_t *c, int64_t add, int64_t *old)

@@ -4,12 +4,12 @@
  * for a process on another node — and the home pushes the value to a
  * waiter once the counter reaches what it waits for. Waiters on the
  * home's node sleep on the counter's own waitword; a waiter on another
- * node registers at the home (one slot per rank) and sleeps on its own
- * mailbox (shm_mailbox_t), to which the home sends one message.
+ * node registers at the home (one slot per rank) and waits for the one
+ * message the home then sends it (net->push, net->wait_push).
  *
  * The home side below runs in whichever process changes the counter (a
  * process of the home's node, or the home's server), so the push is a
- * callback: a store into a mailbox on this node, or a message. */
+ * callback: each of them has its own way to send the message. */
 #ifndef REACH_SYNC_COUNTER_H
 #define REACH_SYNC_COUNTER_H
 
@@ -36,7 +36,7 @@ typedef struct ctr_home {
  * 64). Zeroed memory is a counter at 0. */
 size_t ctr_home_size(void) REACH_HIDDEN;
 
-/* Sends value to rank's mailbox (rank waits on another node). */
+/* Sends value to rank, which waits on another node. */
 typedef void (*ctr_push_fn)(int rank, int64_t value);
 
 /* Adds add; returns the old value; pushes to the waiters it satisfies. */
@@ -57,9 +57,6 @@ void ctr_lock_request(ctr_home_t *taken, int rank, ctr_push_fn push) REACH_HIDDE
 /* Takes the next ticket only if it is served at once; 1 if taken. */
 int ctr_lock_try(ctr_home_t *taken) REACH_HIDDEN;
 
-/* Stores a push into the mailbox of rank, on this node. */
-void ctr_push_here(int rank, int64_t value) REACH_HIDDEN;
-
 /* ---- the side of a process using a counter ---- */
 
 /* A counter's home: mapped here (home on this node), or its address in the
@@ -78,13 +75,8 @@ void ctr_add(const ctr_ref_t *c, int64_t add, int64_t *old) REACH_HIDDEN;
 /* Adds add (0: none), then waits until the value reaches target; returns
  * the value seen then. */
 int64_t ctr_add_wait(const ctr_ref_t *c, int64_t add, int64_t target) REACH_HIDDEN;
-/* Waits for the push a registration at another node's home asked for. */
-int64_t ctr_wait_push(void) REACH_HIDDEN;
 /* Waits, on the home's node, until the value reaches target. */
 int64_t ctr_wait_here(ctr_home_t *h, int64_t target) REACH_HIDDEN;
-/* The push of a process on the home's node: a store on this node, a
- * message to another. */
-void ctr_push_client(int rank, int64_t value) REACH_HIDDEN;
 /* Frees the counters left at finalize. */
 void counter_finalize(void) REACH_HIDDEN;
 

@@ -90,7 +90,9 @@ static void mcs_link(uint64_t prev, uint64_t me)
                   NET_SYNC_STORE64, me, 0, NULL);
 }
 
-/* Passes the lock to the successor: clears its flag and wakes it. */
+/* Passes the lock to the successor: on this node, clears its flag and
+ * wakes it; on another, one message straight to the successor, which waits
+ * for it (net->push), so that no thread but the successor's has to run. */
 static void mcs_pass(uint64_t next)
 {
     mcs_qnode_t *nq = mcs_qnode(next);
@@ -98,8 +100,7 @@ static void mcs_pass(uint64_t next)
         atom_store_seq_cst(&nq->locked.value, 0);
         shm_waitword_wake(&nq->locked);
     } else {
-        net->sync(mcs_rank(next), mcs_qnode_raddr(next, offsetof(mcs_qnode_t, locked)),
-                  NET_SYNC_STORE32_WAKE, 0, 0, NULL);
+        net->push(mcs_rank(next), 0);
     }
 }
 
@@ -317,7 +318,12 @@ static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, si
     if (prev != 0) {
         rt.stats.lock_contended++;
         mcs_link(prev, me);
-        shm_waitword_wait_change(&q->locked, 1);
+        /* The predecessor passes the lock as mcs_pass does: the two of
+         * them agree whether they share a node. */
+        if (mcs_qnode(prev))
+            shm_waitword_wait_change(&q->locked, 1);
+        else
+            net->wait_push();
     }
     return REACH_SUCCESS;
 }
@@ -377,7 +383,7 @@ static void ticket_lock(reach_mutexes_t *set, int id, int rank)
     if (taken.here == NULL && set->algorithm == LOCK_HYBRID) {
         /* One request; the lock's server answers when the turn comes. */
         net->sync(rank, taken.raddr, NET_SYNC_CTR_LOCK, 0, 0, NULL);
-        ctr_wait_push();
+        net->wait_push();
         return;
     }
     int64_t ticket;

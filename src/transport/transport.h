@@ -30,8 +30,7 @@ typedef enum net_sync_op {
     NET_SYNC_CTR_ADD,       /* adds a; returns the old value */
     NET_SYNC_CTR_WANT,      /* adds a, then registers the origin until the value reaches b */
     NET_SYNC_CTR_LOCK,      /* ctr_lock_request for the origin */
-    NET_SYNC_CTR_TRY,       /* ctr_lock_try; returns 1 if taken */
-    NET_SYNC_PUSH           /* at a shm_mailbox_t: stores b as the value, counts a push */
+    NET_SYNC_CTR_TRY        /* ctr_lock_try; returns 1 if taken */
 } net_sync_op_t;
 
 typedef struct transport {
@@ -63,6 +62,11 @@ typedef struct transport {
      * target's completed count covers it. */
     uint32_t (*sent_to)(int rank);
     void (*wait_completed)(uint32_t count);
+    /* A counter's push of value to rank, which waits for it on another
+     * node (sync/counter.h), and the wait for the next push to this
+     * process (one at a time), which returns its value. */
+    void (*push)(int rank, int64_t value);
+    int64_t (*wait_push)(void);
 } transport_t;
 
 /* The network transport in use; NULL when the job is on one node. */

@@ -9,8 +9,7 @@
  *   [40, 44 KiB)  node barrier state (used in node rank 0's arena)
  *   [44, 49 KiB)  barrier words: dissemination rounds between node leaders,
  *                 the tree barrier's arrival and release, the combined
- *                 barrier's exchange rounds; the counter mailbox, where a
- *                 counter's home pushes values this process waits for
+ *                 barrier's exchange rounds
  *   [64 KiB, ...) heap: collective and local allocations */
 #ifndef REACH_SHM_H
 #define REACH_SHM_H
@@ -32,7 +31,6 @@
 #define SHM_TREE_ARRIVE_OFF  (SHM_DISSEM_OFF + SHM_DISSEM_ROUNDS * 64u)
 #define SHM_TREE_RELEASE_OFF (SHM_TREE_ARRIVE_OFF + 64u)
 #define SHM_XCHG_OFF         (SHM_TREE_RELEASE_OFF + 64u)   /* SHM_DISSEM_ROUNDS words */
-#define SHM_MAILBOX_OFF      (SHM_XCHG_OFF + SHM_DISSEM_ROUNDS * 64u)
 #define SHM_HEAP_OFF       ((size_t)64 << 10)
 
 typedef struct shm_stripe {
@@ -45,17 +43,6 @@ typedef struct shm_barrier {
     char pad[60];
     shm_waitword_t generation;
 } shm_barrier_t;
-
-/* Where a counter's home pushes a value to a waiting process on another
- * node: the value, then one more push counted in `pushes` (and its sleeper
- * woken). A process waits for one push at a time. */
-typedef struct shm_mailbox {
-    shm_waitword_t pushes;
-    _Atomic int64_t value;
-    char pad[56];
-} shm_mailbox_t;
-
-_Static_assert(SHM_MAILBOX_OFF + sizeof(shm_mailbox_t) <= SHM_HEAP_OFF, "the header overflows");
 
 /* Creates this process's arena and maps the arenas of the node's processes
  * into rt.peers. Collective over rt.node_comm. */

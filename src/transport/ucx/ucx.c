@@ -26,7 +26,7 @@
 #include <string.h>
 #include <ucp/api/ucp.h>
 
-enum { AM_REQUEST = 11, AM_REPLY = 12 };
+enum { AM_REQUEST = 11, AM_REPLY = 12, AM_PUSH = 13 };
 enum { REQ_PUT, REQ_ACC, REQ_ATOMIC, REQ_SYNC, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV, REQ_ACCV,
        REQ_GETV, REQ_FENCE, REQ_SIGNAL };
 
@@ -108,9 +108,11 @@ static struct {
     ucp_mem_h mem;
     ucp_ep_h *ep;            /* by rank: to its server worker; NULL on this node */
     ucp_ep_h *reply_ep;      /* by rank: from our server worker to its client worker */
-    ucp_ep_h *push_ep;       /* by rank: from our server worker to its server worker */
+    ucp_ep_h *push_ep;       /* by rank: from our client worker to its client worker */
     ucp_rkey_h *rkey;
     int *pending;            /* by rank: replies awaited */
+    uint32_t pushes, pushes_awaited;   /* counter pushes arrived here, and waited for */
+    int64_t pushed;          /* the value of the last */
     long pending_total;
     uint32_t *sent;          /* by rank: counted requests sent (op_init) */
     uint32_t *fenced;        /* by rank: sent[rank] at the last fence */
@@ -218,20 +220,16 @@ static void ux_send_reply(ux_reply_t *rep, int origin, size_t len)
     ux_server_send(ux.reply_ep[origin], AM_REPLY, rep, sizeof *rep, len);
 }
 
-/* A counter's home pushes a value to a waiter: into its mailbox on this
- * node, or in a message to its server, which stores it there. */
-static void ux_push(int rank, int64_t value)
+/* A counter's home pushes a value to a waiter on another node: one
+ * message to the waiter's client worker, which the waiter progresses while
+ * it waits (no thread of the waiter's process has to wake in between). */
+static void ux_server_push(int rank, int64_t value)
 {
-    if (rt.peers[rank].map) {
-        ctr_push_here(rank, value);
-        return;
-    }
-    ux_request_t *rq = malloc(sizeof *rq);
-    if (!rq)
+    int64_t *msg = malloc(sizeof *msg);
+    if (!msg)
         rt_fatal("UCX server: out of memory");
-    *rq = (ux_request_t){.kind = REQ_SYNC, .op = NET_SYNC_PUSH, .origin = rt.rank,
-                         .raddr = rt.peers[rank].rbase + SHM_MAILBOX_OFF, .b = (uint64_t)value};
-    ux_server_send(ux.push_ep[rank], AM_REQUEST, rq, sizeof *rq, 0);
+    *msg = value;
+    ux_server_send(ux.reply_ep[rank], AM_PUSH, msg, sizeof *msg, 0);
 }
 
 /* Answers rq with value, if its origin asked for an answer. */
@@ -285,23 +283,17 @@ static uint64_t ux_sync_apply(char *local, int op, uint64_t a, uint64_t b, int o
     uint64_t old = 0;
     switch (op) {
     case NET_SYNC_CTR_ADD:
-        return (uint64_t)ctr_home_add(ctr, (int64_t)a, ux_push);
+        return (uint64_t)ctr_home_add(ctr, (int64_t)a, ux_server_push);
     case NET_SYNC_CTR_WANT:
         if (a != 0)
-            ctr_home_add(ctr, (int64_t)a, ux_push);
-        ctr_home_want(ctr, origin, (int64_t)b, ux_push);
+            ctr_home_add(ctr, (int64_t)a, ux_server_push);
+        ctr_home_want(ctr, origin, (int64_t)b, ux_server_push);
         return 0;
     case NET_SYNC_CTR_LOCK:
-        ctr_lock_request(ctr, origin, ux_push);
+        ctr_lock_request(ctr, origin, ux_server_push);
         return 0;
     case NET_SYNC_CTR_TRY:
         return (uint64_t)ctr_lock_try(ctr);
-    case NET_SYNC_PUSH: {
-        shm_mailbox_t *mb = (shm_mailbox_t *)(void *)local;
-        atom_store_release(&mb->value, (int64_t)b);
-        shm_waitword_add(&mb->pushes, 1);
-        return 0;
-    }
     case NET_SYNC_SWAP64:
         return atom_xchg_acq_rel(w64, a);
     case NET_SYNC_CAS64:
@@ -514,6 +506,38 @@ static ucs_status_t ux_on_reply(void *arg, const void *header, size_t header_len
     return UCS_OK;
 }
 
+static ucs_status_t ux_on_push(void *arg, const void *header, size_t header_length, void *data,
+                               size_t length, const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    (void)data;
+    (void)length;
+    (void)param;
+    if (header_length != sizeof ux.pushed)
+        rt_fatal("UCX: malformed push");
+    memcpy(&ux.pushed, header, sizeof ux.pushed);
+    ux.pushes++;
+    return UCS_OK;
+}
+
+/* A push from a process of a counter's home node to a waiter on another. */
+static void ux_push(int rank, int64_t value)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_AM_SEND_FLAG_EAGER};
+    rt_stat_inc(&rt.stats.messages);
+    ux_wait(ucp_am_send_nbx(ux.push_ep[rank], AM_PUSH, &value, sizeof value, NULL, 0, &p), "push");
+}
+
+/* Waits for the next push to this process; returns its value. */
+static int64_t ux_wait_push(void)
+{
+    unsigned spins = 0;
+    ux.pushes_awaited++;
+    while ((int32_t)(ux.pushes - ux.pushes_awaited) < 0)
+        ux_client_progress(&spins);
+    return ux.pushed;
+}
+
 static void ux_wait_pending(int rank, int below)
 {
     unsigned spins = 0;
@@ -627,7 +651,7 @@ static int ux_sync(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, uint
 {
     ux_request_t rq = {.kind = REQ_SYNC, .op = (uint8_t)op, .raddr = raddr, .a = a, .b = b};
     ux_slot_t slot = {0};
-    if (op != NET_SYNC_STORE64 && op != NET_SYNC_STORE32_WAKE && op != NET_SYNC_PUSH)
+    if (op != NET_SYNC_STORE64 && op != NET_SYNC_STORE32_WAKE)
         rt_stat_inc(&rt.stats.remote_atomics);
     ux_request(rank, &rq, NULL, 0, old ? &slot : NULL);
     if (old)
@@ -813,6 +837,8 @@ static const transport_t ucx_transport = {
     .put_signal = ux_put_signal,
     .sent_to = ux_sent_to,
     .wait_completed = ux_wait_completed,
+    .push = ux_push,
+    .wait_push = ux_wait_push,
 };
 
 const transport_t *net;
@@ -874,6 +900,7 @@ int ucx_init(void)
     ux.server = ux_worker(&ux.server_fd);
     ux_handler(ux.server, AM_REQUEST, ux_on_request);
     ux_handler(ux.client, AM_REPLY, ux_on_reply);
+    ux_handler(ux.client, AM_PUSH, ux_on_push);
 
     /* The whole arena, registered once. */
     peer_t *me = &rt.peers[rt.rank];
@@ -928,7 +955,7 @@ int ucx_init(void)
                                 .address = (ucp_address_t *)(void *)(caddrs + coff[r])};
         if ((s = ucp_ep_create(ux.client, &ep, &ux.ep[r])) != UCS_OK ||
             (s = ucp_ep_create(ux.server, &back, &ux.reply_ep[r])) != UCS_OK ||
-            (s = ucp_ep_create(ux.server, &ep, &ux.push_ep[r])) != UCS_OK ||
+            (s = ucp_ep_create(ux.client, &back, &ux.push_ep[r])) != UCS_OK ||
             (s = ucp_ep_rkey_unpack(ux.ep[r], keys + koff[r], &ux.rkey[r])) != UCS_OK)
             return rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot reach rank %d: %s", r,
                             ucs_status_string(s));
@@ -982,7 +1009,7 @@ void ucx_finalize(void)
             ucp_rkey_destroy(ux.rkey[r]);
         ux_close(ux.client, ux.ep[r]);
         ux_close(ux.server, ux.reply_ep[r]);
-        ux_close(ux.server, ux.push_ep[r]);
+        ux_close(ux.client, ux.push_ep[r]);
     }
     MPI_Barrier(rt.comm);
     ucp_worker_destroy(ux.client);
@@ -1003,6 +1030,7 @@ void ucx_finalize(void)
     free(ux.bounce);
     ux.ep = NULL;
     ux.pending_total = 0;
+    ux.pushes = ux.pushes_awaited = 0;
     atomic_store(&ux.stop, 0);
     net = NULL;
 }
