@@ -7,7 +7,18 @@
  *   predecessor, so the lock passes in FIFO order with one store (one
  *   message to another node, none on the node) and, only if the waiter
  *   sleeps, one futex wake. The lock's server takes part only in the swap
- *   and compare-and-swap on the lock word from another node.
+ *   on the lock word from another node.
+ *   Release without a compare-and-swap (which the paper leaves as future
+ *   work): a holder with no successor swaps RELEASED into its own queue
+ *   node's next — a local atomic, no message — and leaves the node
+ *   "parked" as the queue's tail. The next process to swap the lock word
+ *   gets the parked node as predecessor and links to it with a swap; if
+ *   that returns RELEASED it holds the lock at once. A parked node is free
+ *   again once a successor has linked to it, or after a compare-and-swap of
+ *   the lock word from it to empty (needed only when every slot is parked,
+ *   and at trylock, which must not queue behind a parked node it cannot
+ *   see through). Encodings carry a generation per slot, so that a slot
+ *   used again is never mistaken for its parked past.
  * ticket  paper 001: two counters at the lock's home (sync/counter.h),
  *   tickets taken and tickets served; a fetch-and-add takes a ticket, the
  *   home pushes the turn to the waiter, release adds one to served.
@@ -53,11 +64,33 @@ struct reach_mutexes {
 };
 
 static reach_mutexes_t *sets;     /* live sets, destroyed at finalize */
-static uint64_t free_slots = ~(uint64_t)0;
+
+/* This process's queue-node slots: free, parked (released with no
+ * successor, still the tail of that lock's queue), or held. */
+static struct {
+    uint64_t free, parked;
+    uint32_t gen[SHM_QNODES];        /* uses of each slot */
+    struct {
+        reach_mutexes_t *set;
+        int id, rank;
+        uint64_t enc;
+    } park[SHM_QNODES];
+} slots = {.free = ~(uint64_t)0};
+
+/* next of a released queue node whose holder saw no successor; never an
+ * encoding (those have rank + 1 >= 1 in the high half). */
+#define MCS_RELEASED ((uint64_t)1)
+#define MCS_SLOT_BITS 6   /* SHM_QNODES == 64 */
 
 static inline uint64_t mcs_encode(int rank, int slot)
 {
-    return ((uint64_t)(rank + 1) << 32) | (uint32_t)slot;
+    uint32_t gen = slots.gen[slot] & ((1u << (32 - MCS_SLOT_BITS)) - 1);
+    return ((uint64_t)(rank + 1) << 32) | gen << MCS_SLOT_BITS | (uint32_t)slot;
+}
+
+static inline int mcs_slot(uint64_t enc)
+{
+    return (int)(enc & (SHM_QNODES - 1));
 }
 
 static inline int mcs_rank(uint64_t enc)
@@ -69,25 +102,36 @@ static inline int mcs_rank(uint64_t enc)
 static inline mcs_qnode_t *mcs_qnode(uint64_t enc)
 {
     char *map = rt.peers[mcs_rank(enc)].map;
-    return map ? (mcs_qnode_t *)(void *)(map + SHM_QNODE_OFF) + (enc & 0xffffffffu) : NULL;
+    return map ? (mcs_qnode_t *)(void *)(map + SHM_QNODE_OFF) + mcs_slot(enc) : NULL;
 }
 
 /* A field of a queue node on another node, in its process's addresses. */
 static inline uintptr_t mcs_qnode_raddr(uint64_t enc, size_t field)
 {
     return rt.peers[mcs_rank(enc)].rbase + SHM_QNODE_OFF +
-           (enc & 0xffffffffu) * sizeof(mcs_qnode_t) + field;
+           (size_t)mcs_slot(enc) * sizeof(mcs_qnode_t) + field;
 }
 
-/* Links the predecessor's queue node to ours. */
-static void mcs_link(uint64_t prev, uint64_t me)
+/* An operation on the next field of a queue node: a CPU atomic on this
+ * node, its process's server on another. Returns the old value. */
+static uint64_t mcs_next_op(uint64_t enc, net_sync_op_t op, uint64_t a, uint64_t b)
 {
-    mcs_qnode_t *pq = mcs_qnode(prev);
-    if (pq)
-        atom_store_release(&pq->next, me);
-    else
-        net->sync(mcs_rank(prev), mcs_qnode_raddr(prev, offsetof(mcs_qnode_t, next)),
-                  NET_SYNC_STORE64, me, 0, NULL);
+    mcs_qnode_t *q = mcs_qnode(enc);
+    if (q == NULL) {
+        uint64_t old = 0;
+        net->sync(mcs_rank(enc), mcs_qnode_raddr(enc, offsetof(mcs_qnode_t, next)), op, a, b,
+                  op == NET_SYNC_STORE64 ? NULL : &old);
+        return old;
+    }
+    if (op == NET_SYNC_SWAP64)
+        return atom_xchg_acq_rel(&q->next, a);
+    if (op == NET_SYNC_STORE64) {
+        atom_store_release(&q->next, a);
+        return 0;
+    }
+    uint64_t old = a;
+    atom_cas_acq_rel(&q->next, &old, b);
+    return old;
 }
 
 /* Passes the lock to the successor: on this node, clears its flag and
@@ -197,6 +241,12 @@ int reach_mutexes_create(int count, reach_mutexes_t **out)
 
 static void mutexes_release(reach_mutexes_t *set)
 {
+    /* Nobody uses the set any more: its parked queue nodes are free. */
+    for (int i = 0; i < SHM_QNODES; i++)
+        if ((slots.parked >> i & 1) && slots.park[i].set == set) {
+            slots.parked &= ~((uint64_t)1 << i);
+            slots.free |= (uint64_t)1 << i;
+        }
     set->magic = 0;
     free(set->count);
     free(set->first);
@@ -230,7 +280,8 @@ void sync_finalize(void)
         sets = s->next_set;
         mutexes_release(s);
     }
-    free_slots = ~(uint64_t)0;
+    slots.free = ~(uint64_t)0;
+    slots.parked = 0;
 }
 
 int reach_set_lock(const char *algorithm)
@@ -269,22 +320,6 @@ static int mutex_entry(const char *call, reach_mutexes_t *set, int id, int rank,
 
 /* ---- mcs ------------------------------------------------------------------------ */
 
-/* A free queue-node slot; fails if this process holds SHM_QNODES locks. */
-static int mcs_slot_take(const char *call, int *slot)
-{
-    if (free_slots == 0)
-        return rt_error(REACH_ERR_MUTEX, call, "this process already holds %d mutexes, the most it may",
-                        SHM_QNODES);
-    *slot = __builtin_ctzll(free_slots);
-    return REACH_SUCCESS;
-}
-
-static inline void mcs_slot_hold(signed char *entry, int slot)
-{
-    free_slots &= ~((uint64_t)1 << slot);
-    *entry = (signed char)slot;
-}
-
 /* Swap or compare-and-swap on lock word (rank, id): a CPU atomic on this
  * node, the target's server on another. Returns the old value. */
 static uint64_t mcs_word_op(reach_mutexes_t *set, int id, int rank, net_sync_op_t op, uint64_t a,
@@ -304,6 +339,63 @@ static uint64_t mcs_word_op(reach_mutexes_t *set, int id, int rank, net_sync_op_
     return old;
 }
 
+static void mcs_slot_free(int slot)
+{
+    slots.parked &= ~((uint64_t)1 << slot);
+    slots.free |= (uint64_t)1 << slot;
+}
+
+/* A parked node is free again once a successor has linked to it. */
+static int mcs_consumed(int slot)
+{
+    return atom_load_acquire(&mcs_qnode(slots.park[slot].enc)->next) != MCS_RELEASED;
+}
+
+/* Frees a parked slot by force: empties its lock if the node is still the
+ * tail, or else waits for the successor that swapped the lock word to
+ * link (it is on its way). */
+static void mcs_reclaim(int slot)
+{
+    uint64_t enc = slots.park[slot].enc;
+    if (mcs_word_op(slots.park[slot].set, slots.park[slot].id, slots.park[slot].rank, NET_SYNC_CAS64,
+                    enc, 0) != enc)
+        for (unsigned i = 0; !mcs_consumed(slot); i++) {
+            if (i < rt.cfg.spin_count)
+                cpu_relax();
+            else
+                sched_yield();
+        }
+    mcs_slot_free(slot);
+}
+
+/* A slot for a new queue node: a free one, one whose parked node was
+ * consumed, or a parked one reclaimed; fails if this process holds
+ * SHM_QNODES locks. */
+static int mcs_slot_take(const char *call, int *slot)
+{
+    for (uint64_t p = slots.parked; p; p &= p - 1) {
+        int i = __builtin_ctzll(p);
+        if (mcs_consumed(i))
+            mcs_slot_free(i);
+    }
+    if (slots.free == 0 && slots.parked != 0)
+        mcs_reclaim(__builtin_ctzll(slots.parked));
+    if (slots.free == 0)
+        return rt_error(REACH_ERR_MUTEX, call, "this process already holds %d mutexes, the most it may",
+                        SHM_QNODES);
+    *slot = __builtin_ctzll(slots.free);
+    slots.gen[*slot]++;
+    return REACH_SUCCESS;
+}
+
+static inline void mcs_slot_hold(signed char *entry, int slot)
+{
+    slots.free &= ~((uint64_t)1 << slot);
+    *entry = (signed char)slot;
+}
+
+/* Takes the lock: swap the lock word; behind a predecessor, link to it
+ * with a swap, which finds RELEASED if it left a parked node. */
 static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry)
 {
     int slot = 0, st = mcs_slot_take(call, &slot);
@@ -315,9 +407,8 @@ static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, si
     atom_store_relaxed(&q->next, 0);
     atom_store_relaxed(&q->locked.value, 1);
     uint64_t prev = mcs_word_op(set, id, rank, NET_SYNC_SWAP64, me, 0);
-    if (prev != 0) {
+    if (prev != 0 && mcs_next_op(prev, NET_SYNC_SWAP64, me, 0) != MCS_RELEASED) {
         rt.stats.lock_contended++;
-        mcs_link(prev, me);
         /* The predecessor passes the lock as mcs_pass does: the two of
          * them agree whether they share a node. */
         if (mcs_qnode(prev))
@@ -328,6 +419,9 @@ static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, si
     return REACH_SUCCESS;
 }
 
+/* Takes the lock only if it is free: empty, or its tail a parked node
+ * (whose next still reads RELEASED; then nobody can have queued behind
+ * it, and the generation in the encoding rules out a reused slot). */
 static int mcs_trylock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry,
                        int *acquired)
 {
@@ -337,8 +431,14 @@ static int mcs_trylock(const char *call, reach_mutexes_t *set, int id, int rank,
     uint64_t me = mcs_encode(rt.rank, slot);
     mcs_qnode_t *q = mcs_qnode(me);
     atom_store_relaxed(&q->next, 0);
-    /* Only an empty queue is joined: the caller never waits. */
-    *acquired = mcs_word_op(set, id, rank, NET_SYNC_CAS64, 0, me) == 0;
+    uint64_t tail = mcs_word_op(set, id, rank, NET_SYNC_CAS64, 0, me);
+    *acquired = tail == 0;
+    if (tail != 0 && mcs_next_op(tail, NET_SYNC_CAS64, MCS_RELEASED, MCS_RELEASED) == MCS_RELEASED &&
+        mcs_word_op(set, id, rank, NET_SYNC_CAS64, tail, me) == tail) {
+        /* Consumed: its owner may use the slot again. */
+        mcs_next_op(tail, NET_SYNC_STORE64, me, 0);
+        *acquired = 1;
+    }
     if (*acquired)
         mcs_slot_hold(entry, slot);
     return REACH_SUCCESS;
@@ -350,20 +450,17 @@ static void mcs_unlock(reach_mutexes_t *set, int id, int rank, signed char *entr
     uint64_t me = mcs_encode(rt.rank, slot);
     mcs_qnode_t *q = mcs_qnode(me);
     uint64_t next = atom_load_acquire(&q->next);
-    if (next == 0) {
-        if (mcs_word_op(set, id, rank, NET_SYNC_CAS64, me, 0) == me)
-            goto released;
-        /* A successor swapped itself in but has not linked to us yet. */
-        for (unsigned i = 0; (next = atom_load_acquire(&q->next)) == 0; i++) {
-            if (i < rt.cfg.spin_count)
-                cpu_relax();
-            else
-                sched_yield();
-        }
+    if (next == 0 && (next = atom_xchg_acq_rel(&q->next, MCS_RELEASED)) == 0) {
+        /* No successor: the node stays the tail, parked. */
+        slots.parked |= (uint64_t)1 << slot;
+        slots.park[slot].set = set;
+        slots.park[slot].id = id;
+        slots.park[slot].rank = rank;
+        slots.park[slot].enc = me;
+        return;
     }
     mcs_pass(next);
-released:
-    free_slots |= (uint64_t)1 << slot;
+    slots.free |= (uint64_t)1 << slot;
 }
 
 /* ---- ticket and hybrid ------------------------------------------------------------- */

@@ -160,6 +160,85 @@ static void test_mixed(void)
     free(bases);
 }
 
+/* More mutexes than queue-node slots (64), each locked and released
+ * without contention, then contended: mcs parks a released node as its
+ * lock's tail and must take parked slots back. Counts stay exact; under
+ * mcs an uncontended release makes no remote atomic, even on a lock on
+ * another node. */
+static void test_many(void)
+{
+    enum { N = 100, ROUNDS = 3 };
+    const char *algo = getenv("REACH_LOCK");
+    int mcs = algo == NULL || strcmp(algo, "mcs") == 0;
+    reach_mutexes_t *m;
+    CHECK(reach_set_lock(algo ? algo : "mcs") == REACH_SUCCESS);
+    CHECK(reach_mutexes_create(N, &m) == REACH_SUCCESS);
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc(2 * N * sizeof(long), bases) == REACH_SUCCESS);
+    memset(bases[me], 0, 2 * N * sizeof(long));
+    reach_barrier();
+    int t = (me + 1) % np;
+    /* Alone: every rank locks the next rank's mutexes, nobody else does. */
+    for (int r = 0; r < ROUNDS; r++)
+        for (int id = 0; id < N; id++) {
+            CHECK(reach_mutex_lock(m, id, t) == REACH_SUCCESS);
+            long v;
+            reach_get((long *)bases[t] + id, &v, sizeof v, t);
+            v++;
+            reach_put(&v, (long *)bases[t] + id, sizeof v, t);
+            reach_fence(t);
+            reach_stats_t s0, s1;
+            reach_stats_get(&s0);
+            CHECK(reach_mutex_unlock(m, id, t) == REACH_SUCCESS);
+            reach_stats_get(&s1);
+            if (mcs)   /* no compare-and-swap (the server's replies to others count as messages) */
+                CHECK_EQ_LL((long long)(s1.remote_atomics - s0.remote_atomics), 0);
+        }
+    reach_barrier();
+    for (int id = 0; id < N; id++)
+        if (((long *)bases[me])[id] != ROUNDS) {
+            CHECK_EQ_LL(((long *)bases[me])[id], ROUNDS);
+            break;
+        }
+    reach_barrier();
+    /* Together: every rank on every mutex of rank 0. */
+    for (int r = 0; r < ROUNDS; r++)
+        for (int id = 0; id < N; id++) {
+            int got = 0;
+            if (id % 3 == 0) {
+                CHECK(reach_mutex_trylock(m, id, 0, &got) == REACH_SUCCESS);
+                if (!got)
+                    continue;
+            } else {
+                CHECK(reach_mutex_lock(m, id, 0) == REACH_SUCCESS);
+            }
+            long v;
+            reach_get((long *)bases[0] + id, &v, sizeof v, 0);
+            v += 1000;
+            reach_put(&v, (long *)bases[0] + id, sizeof v, 0);
+            reach_fence(0);
+            CHECK(reach_mutex_unlock(m, id, 0) == REACH_SUCCESS);
+            long one = 1;
+            CHECK(reach_acc(REACH_LONG, &one, &one, (long *)bases[0] + N + id, sizeof one, 0) ==
+                  REACH_SUCCESS);   /* counts the sections made */
+        }
+    reach_barrier();
+    /* Each section adds 1000 under the lock, and one to its count by an
+     * atomic accumulate outside it: no addition may be lost. */
+    if (me == 0)
+        for (int id = 0; id < N; id++) {
+            long v = ((long *)bases[0])[id] - ROUNDS, made = ((long *)bases[0])[N + id];
+            if (v != 1000 * made) {
+                CHECK_EQ_LL(v, 1000 * made);
+                break;
+            }
+        }
+    reach_barrier();
+    CHECK(reach_mutexes_destroy(m) == REACH_SUCCESS);
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    free(bases);
+}
+
 static void test_choice_errors(void)
 {
     CHECK(reach_set_lock("spin") == REACH_ERR_ARG);
@@ -184,6 +263,7 @@ int main(int argc, char **argv)
     test_fifo_and_trylock(m);
     CHECK(reach_mutexes_destroy(m) == REACH_SUCCESS);
     test_mixed();
+    test_many();
     test_choice_errors();
     CHECK(reach_finalize() == REACH_SUCCESS);
     int rc = check_exit("test_lock");
