@@ -13,7 +13,9 @@
  *   node's next — a local atomic, no message — and leaves the node
  *   "parked" as the queue's tail. The next process to swap the lock word
  *   gets the parked node as predecessor and links to it with a swap; if
- *   that returns RELEASED it holds the lock at once. A parked node is free
+ *   that returns RELEASED it holds the lock at once (from another node the
+ *   link is one message, and the predecessor's server answers only in that
+ *   case: a contended hand-off still costs the swap and one message). A parked node is free
  *   again once a successor has linked to it, or after a compare-and-swap of
  *   the lock word from it to empty (needed only when every slot is parked,
  *   and at trylock, which must not queue behind a parked node it cannot
@@ -144,7 +146,7 @@ static void mcs_pass(uint64_t next)
         atom_store_seq_cst(&nq->locked.value, 0);
         shm_waitword_wake(&nq->locked);
     } else {
-        net->push(mcs_rank(next), 0);
+        net->push(mcs_rank(next), 1);
     }
 }
 
@@ -407,14 +409,21 @@ static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, si
     atom_store_relaxed(&q->next, 0);
     atom_store_relaxed(&q->locked.value, 1);
     uint64_t prev = mcs_word_op(set, id, rank, NET_SYNC_SWAP64, me, 0);
-    if (prev != 0 && mcs_next_op(prev, NET_SYNC_SWAP64, me, 0) != MCS_RELEASED) {
+    if (prev == 0)
+        return REACH_SUCCESS;
+    if (mcs_qnode(prev) == NULL) {
+        /* One message: the predecessor's server links us, and answers only
+         * if the predecessor had left; otherwise the predecessor passes the
+         * lock when it leaves. Either comes as a push. */
+        net->sync(mcs_rank(prev), mcs_qnode_raddr(prev, offsetof(mcs_qnode_t, next)),
+                  NET_SYNC_MCS_LINK, me, MCS_RELEASED, NULL);
+        if (net->wait_push() != 0)   /* 1: passed by a holder, 0: it had left */
+            rt.stats.lock_contended++;
+        return REACH_SUCCESS;
+    }
+    if (atom_xchg_acq_rel(&mcs_qnode(prev)->next, me) != MCS_RELEASED) {
         rt.stats.lock_contended++;
-        /* The predecessor passes the lock as mcs_pass does: the two of
-         * them agree whether they share a node. */
-        if (mcs_qnode(prev))
-            shm_waitword_wait_change(&q->locked, 1);
-        else
-            net->wait_push();
+        shm_waitword_wait_change(&q->locked, 1);
     }
     return REACH_SUCCESS;
 }

@@ -30,7 +30,10 @@ typedef enum net_sync_op {
     NET_SYNC_CTR_ADD,       /* adds a; returns the old value */
     NET_SYNC_CTR_WANT,      /* adds a, then registers the origin until the value reaches b */
     NET_SYNC_CTR_LOCK,      /* ctr_lock_request for the origin */
-    NET_SYNC_CTR_TRY        /* ctr_lock_try; returns 1 if taken */
+    NET_SYNC_CTR_TRY,       /* ctr_lock_try; returns 1 if taken */
+    /* At an mcs queue node's next: swaps in a (the origin's node); if the
+     * old value was b (released), pushes 0 to the origin, whose lock it is. */
+    NET_SYNC_MCS_LINK
 } net_sync_op_t;
 
 typedef struct transport {
