@@ -3,6 +3,7 @@
 #define REACH_TEST_MPI_CHECK_H
 
 #include <mpi.h>
+#include <time.h>
 #include "../check.h"
 
 /* Collective: every rank returns the same exit status. */
@@ -15,6 +16,23 @@ static int check_exit(const char *name)
     if (rank == 0)
         printf("%s: %s (%d failed checks)\n", name, total ? "FAILED" : "passed", total);
     return total ? 1 : 0;
+}
+
+static inline void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* No rank left early: every rank's arrival mark in seen[] has reached
+ * round (checks the first that has not). */
+static inline void check_all_arrived(const int *seen, int n, int round)
+{
+    for (int r = 0; r < n; r++)
+        if (seen[r] < round) {
+            CHECK_EQ_LL(seen[r], round);
+            break;
+        }
 }
 
 #endif

@@ -12,6 +12,17 @@
 
 static int me, np;
 
+/* A read-modify-write that is not atomic (get, add, put, fence): only a
+ * lock keeps two of them apart. */
+static void plain_add(long *remote, long add, int rank)
+{
+    long v;
+    CHECK(reach_get(remote, &v, sizeof v, rank) == REACH_SUCCESS);
+    v += add;
+    CHECK(reach_put(&v, remote, sizeof v, rank) == REACH_SUCCESS);
+    CHECK(reach_fence(rank) == REACH_SUCCESS);
+}
+
 /* A counter on every rank, incremented under that rank's mutex with a plain
  * get and put: no increment may be lost. */
 static void test_mutex_counts(reach_mutexes_t *m)
@@ -25,11 +36,7 @@ static void test_mutex_counts(reach_mutexes_t *m)
     for (int i = 0; i < ITERS; i++) {
         int t = i % 4 == 0 ? (me + i) % np : 0, id = i % 2;
         CHECK(reach_mutex_lock(m, id, t) == REACH_SUCCESS);
-        long v;
-        reach_get((long *)bases[t] + id, &v, sizeof v, t);
-        v++;
-        reach_put(&v, (long *)bases[t] + id, sizeof v, t);
-        reach_fence(t);
+        plain_add((long *)bases[t] + id, 1, t);
         CHECK(reach_mutex_unlock(m, id, t) == REACH_SUCCESS);
     }
     reach_barrier();
@@ -51,12 +58,6 @@ static void test_mutex_counts(reach_mutexes_t *m)
     reach_barrier();
     CHECK(reach_free(bases[me]) == REACH_SUCCESS);
     free(bases);
-}
-
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
 }
 
 /* Rank 0 holds the mutex while ranks 1..np-1 ask for it one after another;
@@ -142,11 +143,7 @@ static void test_mixed(void)
     for (int i = 0; i < ITERS; i++) {
         int a = (i + me) % 3;
         CHECK(reach_mutex_lock(m[a], 0, t) == REACH_SUCCESS);
-        long v;
-        reach_get((long *)bases[t] + a, &v, sizeof v, t);
-        v++;
-        reach_put(&v, (long *)bases[t] + a, sizeof v, t);
-        reach_fence(t);
+        plain_add((long *)bases[t] + a, 1, t);
         CHECK(reach_mutex_unlock(m[a], 0, t) == REACH_SUCCESS);
     }
     reach_barrier();
@@ -182,11 +179,7 @@ static void test_many(void)
     for (int r = 0; r < ROUNDS; r++)
         for (int id = 0; id < N; id++) {
             CHECK(reach_mutex_lock(m, id, t) == REACH_SUCCESS);
-            long v;
-            reach_get((long *)bases[t] + id, &v, sizeof v, t);
-            v++;
-            reach_put(&v, (long *)bases[t] + id, sizeof v, t);
-            reach_fence(t);
+            plain_add((long *)bases[t] + id, 1, t);
             reach_stats_t s0, s1;
             reach_stats_get(&s0);
             CHECK(reach_mutex_unlock(m, id, t) == REACH_SUCCESS);
@@ -212,11 +205,7 @@ static void test_many(void)
             } else {
                 CHECK(reach_mutex_lock(m, id, 0) == REACH_SUCCESS);
             }
-            long v;
-            reach_get((long *)bases[0] + id, &v, sizeof v, 0);
-            v += 1000;
-            reach_put(&v, (long *)bases[0] + id, sizeof v, 0);
-            reach_fence(0);
+            plain_add((long *)bases[0] + id, 1000, 0);
             CHECK(reach_mutex_unlock(m, id, 0) == REACH_SUCCESS);
             long one = 1;
             CHECK(reach_acc(REACH_LONG, &one, &one, (long *)bases[0] + N + id, sizeof one, 0) ==
