@@ -421,11 +421,11 @@ static void bench_ga_sync(void)
  * acquire, the time to release, and both, per lock+unlock averaged over the
  * processes (a sample), for every lock algorithm (paper 001's ticket lock
  * beside paper 000's two), with MPI-3's exclusive window lock as the
- * baseline where the job fits the cores. With P = 1 the paper averages the lock
- * on the process itself and on another; so does this (rank 0, then rank
- * 1). Messages: all that the job sent (requests, answers, pushes) per
- * lock+unlock made from another node than the lock's. Processes not taking part wait in a reach barrier, which
- * sleeps. */
+ * baseline where the job fits the cores. With P = 1 the paper averages
+ * the lock on the process itself and on another; so does this (rank 0,
+ * then rank 1). Messages: all that the job sent (requests, answers,
+ * pushes) per lock+unlock made from another node than the lock's.
+ * Processes not taking part wait in a reach barrier, which sleeps. */
 #define LOCK_SECONDS 0.02
 
 /* Locks and unlocks until the time is up: adds the time spent acquiring

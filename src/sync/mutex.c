@@ -2,25 +2,26 @@
  * reach_set_lock):
  *
  * mcs  paper 000's software queuing lock: the lock word holds the tail of
- *   a queue of waiting processes, as (rank + 1) << 32 | queue-node slot;
- *   each waiter sleeps on its own queue node and is woken by its
- *   predecessor, so the lock passes in FIFO order with one store (one
- *   message to another node, none on the node) and, only if the waiter
- *   sleeps, one futex wake. The lock's server takes part only in the swap
- *   on the lock word from another node.
+ *   a queue of waiting processes, as (rank + 1) << 32 | generation << 6 |
+ *   queue-node slot; each waiter sleeps on its own queue node and is woken
+ *   by its predecessor, so the lock passes in FIFO order with one store
+ *   (one message to another node, none on the node) and, only if the
+ *   waiter sleeps, one futex wake. The lock's server takes part only in
+ *   the swap on the lock word from another node.
  *   Release without a compare-and-swap (which the paper leaves as future
  *   work): a holder with no successor swaps RELEASED into its own queue
  *   node's next — a local atomic, no message — and leaves the node
  *   "parked" as the queue's tail. The next process to swap the lock word
  *   gets the parked node as predecessor and links to it with a swap; if
- *   that returns RELEASED it holds the lock at once (from another node the
- *   link is one message, and the predecessor's server answers only in that
- *   case: a contended hand-off still costs the swap and one message). A parked node is free
- *   again once a successor has linked to it, or after a compare-and-swap of
- *   the lock word from it to empty (needed only when every slot is parked,
- *   and at trylock, which must not queue behind a parked node it cannot
- *   see through). Encodings carry a generation per slot, so that a slot
- *   used again is never mistaken for its parked past.
+ *   that returns RELEASED it holds the lock at once. From another node the
+ *   link is one message, and the predecessor's server answers (a push)
+ *   only in that case, so a contended hand-off still costs the swap and
+ *   one message. A parked slot is free again once a successor has linked
+ *   to it, or, when every slot is parked, after a compare-and-swap of the
+ *   lock word from it to empty. Trylock takes a lock whose tail is parked
+ *   by a compare-and-swap from that tail to itself. The generation (per
+ *   slot, 26 bits) keeps a slot used again from being mistaken for its
+ *   parked past.
  * ticket  paper 001: two counters at the lock's home (sync/counter.h),
  *   tickets taken and tickets served; a fetch-and-add takes a ticket, the
  *   home pushes the turn to the waiter, release adds one to served.
@@ -88,6 +89,12 @@ static inline uint64_t mcs_encode(int rank, int slot)
 {
     uint32_t gen = slots.gen[slot] & ((1u << (32 - MCS_SLOT_BITS)) - 1);
     return ((uint64_t)(rank + 1) << 32) | gen << MCS_SLOT_BITS | (uint32_t)slot;
+}
+
+static void mcs_slot_free(int slot)
+{
+    slots.parked &= ~((uint64_t)1 << slot);
+    slots.free |= (uint64_t)1 << slot;
 }
 
 static inline int mcs_slot(uint64_t enc)
@@ -245,10 +252,8 @@ static void mutexes_release(reach_mutexes_t *set)
 {
     /* Nobody uses the set any more: its parked queue nodes are free. */
     for (int i = 0; i < SHM_QNODES; i++)
-        if ((slots.parked >> i & 1) && slots.park[i].set == set) {
-            slots.parked &= ~((uint64_t)1 << i);
-            slots.free |= (uint64_t)1 << i;
-        }
+        if ((slots.parked >> i & 1) && slots.park[i].set == set)
+            mcs_slot_free(i);
     set->magic = 0;
     free(set->count);
     free(set->first);
@@ -339,12 +344,6 @@ static uint64_t mcs_word_op(reach_mutexes_t *set, int id, int rank, net_sync_op_
     uint64_t old = a;
     atom_cas_acq_rel(w, &old, b);
     return old;
-}
-
-static void mcs_slot_free(int slot)
-{
-    slots.parked &= ~((uint64_t)1 << slot);
-    slots.free |= (uint64_t)1 << slot;
 }
 
 /* A parked node is free again once a successor has linked to it. */

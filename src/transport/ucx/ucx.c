@@ -944,7 +944,8 @@ int ucx_init(void)
     ux.deferred = calloc((size_t)rt.size, sizeof(ux_request_t));
     ux.ndeferred = 0;
     atom_store_relaxed(&ux.done.value, 0);
-    if (!bases || !ux.ep || !ux.reply_ep || !ux.push_ep || !ux.rkey || !ux.pending || !ux.sent || !ux.fenced ||
+    if (!bases || !ux.ep || !ux.reply_ep || !ux.push_ep || !ux.rkey || !ux.pending || !ux.sent ||
+        !ux.fenced ||
         !ux.since_ack || !ux.fence_slots || !ux.done_from || !ux.deferred)
         rt_fatal("reach_init: out of memory");
     uintptr_t mine = me->rbase;
