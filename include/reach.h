@@ -37,7 +37,8 @@ typedef enum reach_status {
     REACH_ERR_MUTEX = -8,      /* mutex id out of range, not held, held twice */
     REACH_ERR_TYPE = -9,       /* unknown data type or operation */
     REACH_ERR_UNSUPPORTED = -10, /* not available in this configuration */
-    REACH_ERR_SYSTEM = -11     /* an operating system or MPI call failed */
+    REACH_ERR_SYSTEM = -11,    /* an operating system or MPI call failed */
+    REACH_ERR_EPOCH = -12      /* window epoch: none open, or one already open */
 } reach_status_t;
 
 /* Element types of accumulate. Scale has the same type as the elements
@@ -290,6 +291,46 @@ REACH_API int reach_counter_wait(reach_counter_t *counter, int64_t value, int64_
 REACH_API int reach_counter_add_wait(reach_counter_t *counter, int64_t add, int64_t test,
                                      int64_t *now);
 REACH_API int reach_counter_read(reach_counter_t *counter, int64_t *now);
+
+/* ---- windows: passive-target epochs (paper 002) -------------------------- */
+
+/* A window: one range of reach memory per rank, reached by displacement
+ * from that rank's base. Operations on a rank's window happen inside a
+ * passive-target epoch: lock that rank's window (shared or exclusive),
+ * operate, unlock. Locks are taken and released with remote atomics on a
+ * 64-bit word at the target, in both modes; neither the target process nor
+ * its server takes part. Shared holders coexist; an exclusive holder
+ * excludes everyone; a waiting exclusive locker holds back new shared ones
+ * (writers are not starved); a contended locker backs off. Operations are
+ * issued at once and complete at unlock or flush. */
+typedef struct reach_win reach_win_t;
+enum { REACH_LOCK_SHARED = 1, REACH_LOCK_EXCLUSIVE = 2 };
+/* Collective: a window over [base, base + bytes) of this rank's reach
+ * memory (from reach_malloc, or any part of it; bytes may differ by rank,
+ * 0 for none). */
+REACH_API int reach_win_create(void *base, size_t bytes, reach_win_t **win);
+/* Collective: allocates bytes on every rank (bases[r]: rank r's block, in
+ * its address space) and makes a window over them. */
+REACH_API int reach_win_allocate(size_t bytes, void *bases[], reach_win_t **win);
+/* Collective: frees the window (and the memory, if reach_win_allocate
+ * made it). An epoch still open is an error on that rank. */
+REACH_API int reach_win_free(reach_win_t *win);
+REACH_API int reach_win_lock(reach_win_t *win, int mode, int rank);
+REACH_API int reach_win_unlock(reach_win_t *win, int rank);
+/* Shared locks on every rank's window, released together. */
+REACH_API int reach_win_lock_all(reach_win_t *win);
+REACH_API int reach_win_unlock_all(reach_win_t *win);
+/* Inside an epoch: everything issued to rank (to every rank) is complete
+ * at the target; flush_local: the local buffers may be reused (always the
+ * case when an operation returns here). */
+REACH_API int reach_win_flush(reach_win_t *win, int rank);
+REACH_API int reach_win_flush_all(reach_win_t *win);
+REACH_API int reach_win_flush_local(reach_win_t *win, int rank);
+/* Inside an epoch on rank: disp is a byte displacement in rank's window. */
+REACH_API int reach_win_put(reach_win_t *win, const void *src, size_t disp, size_t bytes, int rank);
+REACH_API int reach_win_get(reach_win_t *win, void *dst, size_t disp, size_t bytes, int rank);
+REACH_API int reach_win_acc(reach_win_t *win, reach_type_t type, const void *scale, const void *src,
+                            size_t disp, size_t bytes, int rank);
 
 /* ---- statistics ---------------------------------------------------------- */
 

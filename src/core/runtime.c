@@ -165,6 +165,7 @@ int reach_finalize(void)
     mem_release_all();
     sync_finalize();
     counter_finalize();
+    window_finalize();
     group_finalize_world();
     for (int r = 0; r < rt.size; r++)
         seg_table_clear(&rt.peers[r].segs);
@@ -236,6 +237,7 @@ const char *reach_strerror(int status)
     case REACH_ERR_TYPE: return "unknown type or operation";
     case REACH_ERR_UNSUPPORTED: return "not supported in this configuration";
     case REACH_ERR_SYSTEM: return "system call failed";
+    case REACH_ERR_EPOCH: return "no window epoch open, or one already open";
     default: return "unknown status";
     }
 }

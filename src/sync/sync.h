@@ -10,6 +10,8 @@ int barrier_init(void) REACH_HIDDEN;
 void barrier_finalize(void) REACH_HIDDEN;
 /* Destroys mutex sets left at finalize. */
 void sync_finalize(void) REACH_HIDDEN;
+/* Releases windows left at finalize. */
+void window_finalize(void) REACH_HIDDEN;
 void stats_print(FILE *out) REACH_HIDDEN;
 /* Notification counters: one per (receiver, sender) at the receiver. */
 int notify_init(void) REACH_HIDDEN;

@@ -33,7 +33,8 @@ typedef enum net_sync_op {
     NET_SYNC_CTR_TRY,       /* ctr_lock_try; returns 1 if taken */
     /* At an mcs queue node's next: swaps in a (the origin's node); if the
      * old value was b (released), pushes 0 to the origin, whose lock it is. */
-    NET_SYNC_MCS_LINK
+    NET_SYNC_MCS_LINK,
+    NET_SYNC_ADD64          /* adds a; returns the old value */
 } net_sync_op_t;
 
 typedef struct transport {

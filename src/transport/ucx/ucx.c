@@ -294,6 +294,8 @@ static uint64_t ux_sync_apply(char *local, int op, uint64_t a, uint64_t b, int o
         return 0;
     case NET_SYNC_CTR_TRY:
         return (uint64_t)ctr_lock_try(ctr);
+    case NET_SYNC_ADD64:
+        return atom_fetch_add_acq_rel(w64, a);
     case NET_SYNC_MCS_LINK:
         if (atom_xchg_acq_rel(w64, a) == b)
             ux_server_push(origin, 0);

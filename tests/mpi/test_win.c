@@ -1,0 +1,193 @@
+/* Windows with passive-target epochs: readers and writers of one window
+ * under contention keep the invariant (a writer's K stores are seen all or
+ * none by readers and writers; no increment made under an exclusive lock
+ * is lost), mixed streams of shared and exclusive locks finish, lock_all
+ * and flush make data visible, and every misuse is an error that writes
+ * nothing. */
+#include "mpi_check.h"
+#include "reach.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int me, np;
+
+enum { K = 16, ITERS = 200 };
+
+/* Every rank locks random ranks' windows: a third of the time exclusively,
+ * to add one to all K words (K separate puts); otherwise shared, to read
+ * them and check that they are equal. The sum of the K words' final
+ * values counts the exclusive sections. */
+static void test_readers_writers(void)
+{
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    reach_win_t *w;
+    CHECK(reach_win_allocate(K * sizeof(long), bases, &w) == REACH_SUCCESS);
+    memset(bases[me], 0, K * sizeof(long));
+    reach_barrier();
+    long *made = calloc((size_t)np, sizeof(long));
+    unsigned seed = 12345u + 7919u * (unsigned)me;
+    for (int i = 0; i < ITERS; i++) {
+        seed = seed * 1103515245u + 12345u;
+        int t = (int)((seed >> 16) % (unsigned)np);
+        long v[K];
+        if (i % 3 == 0) {
+            CHECK(reach_win_lock(w, REACH_LOCK_EXCLUSIVE, t) == REACH_SUCCESS);
+            CHECK(reach_win_get(w, v, 0, sizeof v, t) == REACH_SUCCESS);
+            for (int k = 1; k < K; k++)
+                if (v[k] != v[0]) {
+                    CHECK_EQ_LL(v[k], v[0]);
+                    break;
+                }
+            for (int k = 0; k < K; k++) {
+                long nv = v[k] + 1;
+                CHECK(reach_win_put(w, &nv, (size_t)k * sizeof(long), sizeof nv, t) == REACH_SUCCESS);
+            }
+            CHECK(reach_win_unlock(w, t) == REACH_SUCCESS);
+            made[t]++;
+        } else {
+            CHECK(reach_win_lock(w, REACH_LOCK_SHARED, t) == REACH_SUCCESS);
+            CHECK(reach_win_get(w, v, 0, sizeof v, t) == REACH_SUCCESS);
+            for (int k = 1; k < K; k++)
+                if (v[k] != v[0]) {
+                    CHECK_EQ_LL(v[k], v[0]);
+                    break;
+                }
+            CHECK(reach_win_unlock(w, t) == REACH_SUCCESS);
+        }
+    }
+    reach_barrier();
+    long *total = calloc((size_t)np, sizeof(long));
+    MPI_Allreduce(made, total, np, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    const long *mine = bases[me];
+    for (int k = 0; k < K; k++)
+        CHECK_EQ_LL(mine[k], total[me]);
+    free(made);
+    free(total);
+    CHECK(reach_win_free(w) == REACH_SUCCESS);
+    free(bases);
+}
+
+/* lock_all, a put into every rank's window, flush_all, unlock_all: after a
+ * barrier every window holds every rank's mark. An accumulate under shared
+ * locks from everyone adds up exactly. */
+static void test_lock_all(void)
+{
+    void *mine = NULL;
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc((size_t)(np + 1) * sizeof(long), bases) == REACH_SUCCESS);
+    mine = bases[me];
+    memset(mine, 0, (size_t)(np + 1) * sizeof(long));
+    reach_win_t *w;
+    /* A window over part of an existing allocation. */
+    CHECK(reach_win_create(mine, (size_t)(np + 1) * sizeof(long), &w) == REACH_SUCCESS);
+    reach_barrier();
+    CHECK(reach_win_lock_all(w) == REACH_SUCCESS);
+    long mark = me + 1, one = 1;
+    for (int t = 0; t < np; t++) {
+        CHECK(reach_win_put(w, &mark, (size_t)me * sizeof(long), sizeof mark, t) == REACH_SUCCESS);
+        CHECK(reach_win_acc(w, REACH_LONG, &one, &one, (size_t)np * sizeof(long), sizeof one, t) ==
+              REACH_SUCCESS);
+    }
+    CHECK(reach_win_flush_all(w) == REACH_SUCCESS);
+    CHECK(reach_win_unlock_all(w) == REACH_SUCCESS);
+    reach_barrier();
+    for (int r = 0; r < np; r++)
+        CHECK_EQ_LL(((long *)mine)[r], r + 1);
+    CHECK_EQ_LL(((long *)mine)[np], np);
+    reach_barrier();
+    CHECK(reach_win_free(w) == REACH_SUCCESS);
+    CHECK(reach_free(mine) == REACH_SUCCESS);
+    free(bases);
+}
+
+/* Flush completes a put while the epoch stays open: the target sees the
+ * value before the origin unlocks. */
+static void test_flush(void)
+{
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    reach_win_t *w;
+    CHECK(reach_win_allocate(sizeof(long), bases, &w) == REACH_SUCCESS);
+    *(volatile long *)bases[me] = 0;
+    reach_barrier();
+    if (np > 1 && me == 0) {
+        long v = 42;
+        CHECK(reach_win_lock(w, REACH_LOCK_SHARED, 1) == REACH_SUCCESS);
+        CHECK(reach_win_put(w, &v, 0, sizeof v, 1) == REACH_SUCCESS);
+        CHECK(reach_win_flush(w, 1) == REACH_SUCCESS);
+        CHECK(reach_win_flush_local(w, 1) == REACH_SUCCESS);
+        MPI_Send(&v, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD);
+        MPI_Recv(&v, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(reach_win_unlock(w, 1) == REACH_SUCCESS);
+    } else if (np > 1 && me == 1) {
+        long v;
+        MPI_Recv(&v, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK_EQ_LL(*(volatile long *)bases[me], 42);
+        MPI_Send(&v, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD);
+    }
+    reach_barrier();
+    CHECK(reach_win_free(w) == REACH_SUCCESS);
+    free(bases);
+}
+
+static void test_errors(void)
+{
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    reach_win_t *w;
+    CHECK(reach_win_allocate(4 * sizeof(long), bases, &w) == REACH_SUCCESS);
+    for (int k = 0; k < 4; k++)
+        ((long *)bases[me])[k] = 7;
+    reach_barrier();
+    int t = (me + 1) % np;
+    long v = 99, got;
+    /* Outside an epoch: nothing is written. */
+    CHECK(reach_win_put(w, &v, 0, sizeof v, t) == REACH_ERR_EPOCH);
+    CHECK(reach_win_get(w, &got, 0, sizeof got, t) == REACH_ERR_EPOCH);
+    CHECK(reach_win_acc(w, REACH_LONG, &v, &v, 0, sizeof v, t) == REACH_ERR_EPOCH);
+    CHECK(reach_win_unlock(w, t) == REACH_ERR_EPOCH);
+    CHECK(reach_win_flush(w, t) == REACH_ERR_EPOCH);
+    CHECK(reach_win_flush_all(w) == REACH_ERR_EPOCH);
+    CHECK(reach_win_unlock_all(w) == REACH_ERR_EPOCH);
+    CHECK(reach_win_lock(w, 3, t) == REACH_ERR_ARG);
+    CHECK(reach_win_lock(w, REACH_LOCK_SHARED, np) == REACH_ERR_RANK);
+    CHECK(reach_win_lock(NULL, REACH_LOCK_SHARED, t) == REACH_ERR_HANDLE);
+    CHECK(reach_win_lock(w, REACH_LOCK_SHARED, t) == REACH_SUCCESS);
+    CHECK(reach_win_lock(w, REACH_LOCK_EXCLUSIVE, t) == REACH_ERR_EPOCH);   /* nested */
+    CHECK(reach_win_lock_all(w) == REACH_ERR_EPOCH);
+    CHECK(reach_win_put(w, &v, 4 * sizeof(long), sizeof v, t) == REACH_ERR_RANGE);
+    CHECK(reach_win_put(w, &v, 3 * sizeof(long) + 1, sizeof v, t) == REACH_ERR_RANGE);
+    CHECK(reach_win_put(w, &v, (size_t)-1, sizeof v, t) == REACH_ERR_RANGE);
+    CHECK(reach_win_put(w, NULL, 0, sizeof v, t) == REACH_ERR_ARG);
+    /* An epoch left open: freeing fails on every rank. */
+    CHECK(reach_win_free(w) == REACH_ERR_EPOCH);
+    CHECK(reach_win_unlock(w, t) == REACH_SUCCESS);
+    CHECK(reach_win_lock_all(w) == REACH_SUCCESS);
+    CHECK(reach_win_unlock(w, t) == REACH_ERR_EPOCH);   /* part of the lock_all */
+    CHECK(reach_win_unlock_all(w) == REACH_SUCCESS);
+    reach_barrier();
+    for (int k = 0; k < 4; k++)
+        CHECK_EQ_LL(((long *)bases[me])[k], 7);
+    reach_barrier();
+    CHECK(reach_win_free(w) == REACH_SUCCESS);
+    /* Not reach memory. */
+    long private_word;
+    CHECK(reach_win_create(&private_word, sizeof private_word, &w) == REACH_ERR_RANGE);
+    CHECK(reach_win_allocate(8, NULL, &w) == REACH_ERR_ARG);
+    free(bases);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    CHECK(reach_init(&argc, &argv) == REACH_SUCCESS);
+    me = reach_rank();
+    np = reach_size();
+    test_readers_writers();
+    test_lock_all();
+    test_flush();
+    test_errors();
+    CHECK(reach_finalize() == REACH_SUCCESS);
+    int rc = check_exit("test_win");
+    MPI_Finalize();
+    return rc;
+}
