@@ -87,6 +87,12 @@ const char *config_barrier_name(int kind)
 
 static const char *const lock_names[LOCK_KINDS] = {"mcs", "ticket", "hybrid"};
 
+int config_parse_winsync(const char *s, int *out)
+{
+    static const char *const names[] = {"direct", "deferred"};
+    return config_parse_name(s, names, 2, out);
+}
+
 int config_parse_lock(const char *s, int *out)
 {
     return config_parse_name(s, lock_names, LOCK_KINDS, out);
@@ -99,6 +105,7 @@ const char *config_lock_name(int kind)
 
 #define config_parse_PROTOCOL config_parse_protocol
 #define config_parse_LOCK config_parse_lock
+#define config_parse_WINSYNC config_parse_winsync
 #define config_parse_BARRIER config_parse_barrier
 #define config_parse_BOOL config_parse_bool
 #define config_parse_UINT config_parse_uint

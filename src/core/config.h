@@ -11,6 +11,7 @@ typedef struct config {
 #define CONFIG_FIELD_PROTOCOL int
 #define CONFIG_FIELD_BARRIER int
 #define CONFIG_FIELD_LOCK int
+#define CONFIG_FIELD_WINSYNC int
 #define X(field, name, type, def, help) CONFIG_FIELD_##type field;
 #include "core/config_table.h"
     REACH_CONFIG_TABLE(X)
@@ -34,5 +35,7 @@ const char *config_barrier_name(int kind);
 enum { LOCK_MCS, LOCK_TICKET, LOCK_HYBRID, LOCK_KINDS };
 int config_parse_lock(const char *s, int *out);
 const char *config_lock_name(int kind);
+enum { WINSYNC_DIRECT, WINSYNC_DEFERRED };
+int config_parse_winsync(const char *s, int *out);
 
 #endif

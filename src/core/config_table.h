@@ -1,8 +1,8 @@
 /* Every environment variable reach reads: one row each.
  * X(field, NAME, type, default, help). type is BOOL, UINT, SIZE (bytes,
  * with an optional k/m/g suffix), PROTOCOL (auto, direct or pack) or
- * BARRIER (fence+dissemination, combined, tree, counter) or LOCK (mcs, ticket,
- * hybrid).
+ * BARRIER (fence+dissemination, combined, tree, counter), LOCK (mcs, ticket,
+ * hybrid) or WINSYNC (direct, deferred).
  * reach-info prints this table. */
 #define REACH_CONFIG_TABLE(X)                                                        \
     X(stats, "REACH_STATS", BOOL, "0",                                               \
@@ -25,5 +25,7 @@
       "children per process of the tree barrier (2 or more)")                        \
     X(lock, "REACH_LOCK", LOCK, "mcs",                                               \
       "mutexes' algorithm: mcs (paper 000's queue lock), ticket (paper 001), hybrid (paper 000's baseline)") \
+    X(win_sync, "REACH_WIN_SYNC", WINSYNC, "direct",                                 \
+      "windows' epochs: direct (operations issued at once, paper 002) or deferred (lock, operations and unlock sent together at unlock, the paper's baseline)") \
     X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
       "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)")

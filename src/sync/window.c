@@ -15,11 +15,26 @@
  * never takes part. Back-off doubles from 1 us to 1 ms, sleeping, so that
  * contention neither floods the network nor burns a core.
  *
- * Operations are issued at once (reach_put/get/acc at the window's base
- * plus the displacement) and complete at unlock or flush (a fence). */
+ * REACH_WIN_SYNC chooses, per window at its creation, how an epoch's
+ * operations travel:
+ *
+ * direct  (paper 002) the lock is taken at reach_win_lock; operations are
+ *   issued at once (reach_put/get/acc at the window's base plus the
+ *   displacement) and complete at unlock or flush (a fence).
+ * deferred  (the paper's baseline) nothing leaves the origin before
+ *   unlock: operations are queued (puts and accumulates copied), and at
+ *   unlock the lock, the operations and the release go together — to the
+ *   target's server in one message for a target on another node, which
+ *   takes the lock on the origin's behalf (retrying while it is held),
+ *   applies the operations and answers with the gets' data. A flush sends
+ *   what is queued with the lock and keeps it; the rest follows at unlock.
+ */
+#include "core/acc.h"
 #include "core/group.h"
 #include "core/mem.h"
 #include "sync/sync.h"
+#include "sync/window.h"
+#include "transport/shm/shm_ops.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
 
@@ -28,10 +43,17 @@
 #include <time.h>
 
 #define WIN_MAGIC 0x57494e44u   /* "WIND" */
-#define WIN_READER ((uint64_t)1)
-#define WIN_WRITER ((uint64_t)1 << 32)
-#define WIN_WAITER ((uint64_t)1 << 40)
-#define WIN_READERS_MASK (WIN_WRITER - 1)
+
+/* A deferred epoch's queue to one rank: the message being built (header,
+ * operations, data) and where each get's data goes. */
+typedef struct win_queue {
+    char *msg;
+    size_t len, cap;
+    void **get_dst;
+    size_t *get_len;
+    size_t ngets, capgets;
+    int acquired;        /* a flush already took the lock */
+} win_queue_t;
 
 struct reach_win {
     uint32_t magic;
@@ -44,6 +66,8 @@ struct reach_win {
     signed char *held;   /* by rank: 0, REACH_LOCK_SHARED or REACH_LOCK_EXCLUSIVE */
     int open;            /* epochs open */
     int all;             /* the epochs are a lock_all */
+    int deferred;        /* REACH_WIN_SYNC=deferred at creation */
+    win_queue_t *queue;  /* by rank (deferred) */
     reach_win_t *next_live;
 };
 
@@ -51,6 +75,12 @@ static reach_win_t *live;   /* released at finalize */
 
 static void win_release_struct(reach_win_t *w)
 {
+    for (int r = 0; r < rt.size; r++) {
+        free(w->queue[r].msg);
+        free(w->queue[r].get_dst);
+        free(w->queue[r].get_len);
+    }
+    free(w->queue);
     w->magic = 0;
     free(w->base);
     free(w->size);
@@ -119,6 +149,136 @@ static void win_lock_exclusive(reach_win_t *w, int rank)
     }
 }
 
+int win_try_lock_here(_Atomic uint64_t *word, int mode, int *announced)
+{
+    if (mode == REACH_LOCK_SHARED) {
+        uint64_t old = atom_fetch_add_acq_rel(word, WIN_READER);
+        if ((old & ~WIN_READERS_MASK) == 0)
+            return 1;
+        atom_fetch_add_acq_rel(word, (uint64_t)-WIN_READER);
+        return 0;
+    }
+    if (!*announced) {
+        atom_fetch_add_acq_rel(word, WIN_WAITER);
+        *announced = 1;
+    }
+    uint64_t seen = atom_load_acquire(word);
+    while ((seen & (WIN_WRITER | WIN_READERS_MASK)) == 0)
+        if (atom_cas_acq_rel(word, &seen, seen - WIN_WAITER + WIN_WRITER))
+            return 1;
+    return 0;
+}
+
+void win_unlock_here(_Atomic uint64_t *word, int mode)
+{
+    atom_fetch_add_acq_rel(word, (uint64_t)-(mode == REACH_LOCK_SHARED ? WIN_READER : WIN_WRITER));
+}
+
+void win_epoch_apply(int rank, const win_epoch_t *e, char *out)
+{
+    peer_t *me = &rt.peers[rank];
+    const char *p = (const char *)(e + 1);
+    for (uint64_t i = 0; i < e->nops; i++) {
+        const win_op_t *op = (const win_op_t *)(const void *)p;
+        char *local = me->map + (op->addr - me->rbase);
+        p += sizeof *op;
+        if (op->kind == WIN_OP_GET) {
+            memcpy(out, local, op->bytes);
+            out += op->bytes;
+            continue;
+        }
+        if (op->kind == WIN_OP_PUT)
+            shm_copy(local, p, op->bytes);
+        else
+            shm_acc(rank, (reach_type_t)op->type, op->scale, p, local, op->bytes);
+        p += win_round8(op->bytes);
+    }
+}
+
+static void *win_grow(void *p, size_t *cap, size_t need, size_t unit)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap : 16;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(p, c * unit);
+    if (!q)
+        rt_fatal("reach: out of private memory for a deferred epoch");
+    *cap = c;
+    return q;
+}
+
+/* Starts rank's queue: an empty epoch message. */
+static void win_queue_start(reach_win_t *w, int rank, int mode)
+{
+    win_queue_t *q = &w->queue[rank];
+    q->msg = win_grow(q->msg, &q->cap, sizeof(win_epoch_t), 1);
+    *(win_epoch_t *)(void *)q->msg = (win_epoch_t){.word = w->word[rank], .mode = (uint32_t)mode};
+    q->len = sizeof(win_epoch_t);
+    q->ngets = 0;
+}
+
+/* Queues one operation (data: bytes of a put or accumulate, copied). */
+static void win_queue_op(reach_win_t *w, int rank, int kind, reach_type_t type, const void *scale,
+                         const void *data, void *get_dst, uintptr_t addr, size_t bytes)
+{
+    win_queue_t *q = &w->queue[rank];
+    size_t data_len = kind == WIN_OP_GET ? 0 : win_round8(bytes);
+    q->msg = win_grow(q->msg, &q->cap, q->len + sizeof(win_op_t) + data_len, 1);
+    win_op_t *op = (win_op_t *)(void *)(q->msg + q->len);
+    *op = (win_op_t){.kind = (uint8_t)kind, .type = (uint8_t)type, .addr = addr, .bytes = bytes};
+    if (kind == WIN_OP_ACC)
+        memcpy(op->scale, scale, acc_elem_size(type));   /* the scale is one element */
+    if (data_len)
+        memcpy(op + 1, data, bytes);
+    q->len += sizeof(win_op_t) + data_len;
+    win_epoch_t *e = (win_epoch_t *)(void *)q->msg;
+    e->nops++;
+    if (kind == WIN_OP_GET) {
+        size_t n = q->ngets + 1, c1 = q->capgets, c2 = q->capgets;
+        q->get_dst = win_grow(q->get_dst, &c1, n, sizeof(void *));
+        q->get_len = win_grow(q->get_len, &c2, n, sizeof(size_t));
+        q->capgets = c1;
+        q->get_dst[q->ngets] = get_dst;
+        q->get_len[q->ngets++] = bytes;
+        e->get_bytes += bytes;
+    }
+}
+
+/* Sends rank's queued epoch with these flags (WIN_ACQUIRE unless a flush
+ * took the lock already, WIN_RELEASE at unlock) and waits until it is
+ * done there; the gets' data lands in their buffers. */
+static void win_queue_send(reach_win_t *w, int rank, int release)
+{
+    win_queue_t *q = &w->queue[rank];
+    win_epoch_t *e = (win_epoch_t *)(void *)q->msg;
+    e->flags = (q->acquired ? 0 : WIN_ACQUIRE) | (release ? WIN_RELEASE : 0);
+    char *gets = malloc(e->get_bytes ? e->get_bytes : 1);
+    if (!gets)
+        rt_fatal("reach: out of private memory for a deferred epoch");
+    if (rt.peers[rank].map == NULL) {
+        net->epoch(rank, q->msg, q->len, gets, e->get_bytes);
+    } else {
+        /* On this node the same steps, done here. */
+        if (e->flags & WIN_ACQUIRE)
+            e->mode == REACH_LOCK_SHARED ? win_lock_shared(w, rank) : win_lock_exclusive(w, rank);
+        win_epoch_apply(rank, e, gets);
+        atom_fence_seq_cst();
+        if (release)
+            win_word_op(w, rank, NET_SYNC_ADD64,
+                        (uint64_t)-(e->mode == REACH_LOCK_SHARED ? WIN_READER : WIN_WRITER), 0);
+    }
+    char *p = gets;
+    for (size_t i = 0; i < q->ngets; i++) {
+        memcpy(q->get_dst[i], p, q->get_len[i]);
+        p += q->get_len[i];
+    }
+    free(gets);
+    q->acquired = !release;
+    win_queue_start(w, rank, (int)e->mode);
+}
+
 static int win_check(const char *call, reach_win_t *w)
 {
     if (!rt.initialized)
@@ -162,7 +322,8 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     w->size = malloc(sizeof(size_t) * (size_t)rt.size);
     w->word = malloc(sizeof(uintptr_t) * (size_t)rt.size);
     w->held = calloc((size_t)rt.size, 1);
-    if (!w->base || !w->size || !w->word || !w->held)
+    w->queue = calloc((size_t)rt.size, sizeof *w->queue);
+    if (!w->base || !w->size || !w->word || !w->held || !w->queue)
         rt_fatal("%s: out of private memory", call);
     st = mem_alloc_collective(call, &group_world, 64, words, 0);
     if (st != REACH_SUCCESS) {
@@ -171,6 +332,7 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
         free(w->size);
         free(w->word);
         free(w->held);
+        free(w->queue);
         free(w);
         return st;
     }
@@ -183,6 +345,7 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     MPI_Allgather(&mine, sizeof mine, MPI_BYTE, w->base, sizeof mine, MPI_BYTE, rt.comm);
     MPI_Allgather(&bytes, sizeof bytes, MPI_BYTE, w->size, sizeof bytes, MPI_BYTE, rt.comm);
     w->allocated = allocated;
+    w->deferred = rt.cfg.win_sync == WINSYNC_DEFERRED;
     w->mine = allocated ? base : NULL;
     w->magic = WIN_MAGIC;
     w->next_live = live;
@@ -242,22 +405,31 @@ int reach_win_lock(reach_win_t *w, int mode, int rank)
                       mode);
     if (st != REACH_SUCCESS)
         return st;
-    if (mode == REACH_LOCK_SHARED)
+    if (w->deferred) {
+        win_queue_start(w, rank, mode);
+        w->queue[rank].acquired = 0;
+    } else if (mode == REACH_LOCK_SHARED) {
         win_lock_shared(w, rank);
-    else
+    } else {
         win_lock_exclusive(w, rank);
+    }
     w->held[rank] = (signed char)mode;
     w->open++;
     rt_count(REACH_OP_LOCK, rank, 0);
     return REACH_SUCCESS;
 }
 
-/* Completes the epoch's operations, then releases the lock. */
+/* Completes the epoch's operations, then releases the lock (deferred:
+ * sends lock, operations and release together). */
 static void win_release(reach_win_t *w, int rank)
 {
-    reach_fence(rank);
-    uint64_t sub = w->held[rank] == REACH_LOCK_SHARED ? WIN_READER : WIN_WRITER;
-    win_word_op(w, rank, NET_SYNC_ADD64, (uint64_t)-sub, 0);
+    if (w->deferred) {
+        win_queue_send(w, rank, 1);
+    } else {
+        reach_fence(rank);
+        uint64_t sub = w->held[rank] == REACH_LOCK_SHARED ? WIN_READER : WIN_WRITER;
+        win_word_op(w, rank, NET_SYNC_ADD64, (uint64_t)-sub, 0);
+    }
     w->held[rank] = 0;
     w->open--;
     rt_count(REACH_OP_UNLOCK, rank, 0);
@@ -284,7 +456,12 @@ int reach_win_lock_all(reach_win_t *w)
     if (st != REACH_SUCCESS)
         return st;
     for (int r = 0; r < rt.size; r++) {
-        win_lock_shared(w, r);
+        if (w->deferred) {
+            win_queue_start(w, r, REACH_LOCK_SHARED);
+            w->queue[r].acquired = 0;
+        } else {
+            win_lock_shared(w, r);
+        }
         w->held[r] = REACH_LOCK_SHARED;
     }
     w->open = rt.size;
@@ -300,9 +477,13 @@ int reach_win_unlock_all(reach_win_t *w)
         st = rt_error(REACH_ERR_EPOCH, call, "no lock_all epoch is open on this window");
     if (st != REACH_SUCCESS)
         return st;
-    reach_fence_all();
+    if (!w->deferred)
+        reach_fence_all();
     for (int r = 0; r < rt.size; r++) {
-        win_word_op(w, r, NET_SYNC_ADD64, (uint64_t)-WIN_READER, 0);
+        if (w->deferred)
+            win_queue_send(w, r, 1);
+        else
+            win_word_op(w, r, NET_SYNC_ADD64, (uint64_t)-WIN_READER, 0);
         w->held[r] = 0;
     }
     w->open = 0;
@@ -313,7 +494,13 @@ int reach_win_unlock_all(reach_win_t *w)
 int reach_win_flush(reach_win_t *w, int rank)
 {
     int st = win_check_epoch("reach_win_flush", w, rank, 1);
-    return st != REACH_SUCCESS ? st : reach_fence(rank);
+    if (st != REACH_SUCCESS)
+        return st;
+    if (w->deferred) {
+        win_queue_send(w, rank, 0);
+        return REACH_SUCCESS;
+    }
+    return reach_fence(rank);
 }
 
 int reach_win_flush_all(reach_win_t *w)
@@ -322,7 +509,14 @@ int reach_win_flush_all(reach_win_t *w)
     int st = win_check(call, w);
     if (st == REACH_SUCCESS && !w->open)
         st = rt_error(REACH_ERR_EPOCH, call, "no epoch is open on this window");
-    return st != REACH_SUCCESS ? st : reach_fence_all();
+    if (st != REACH_SUCCESS)
+        return st;
+    if (!w->deferred)
+        return reach_fence_all();
+    for (int r = 0; r < rt.size; r++)
+        if (w->held[r])
+            win_queue_send(w, r, 0);
+    return REACH_SUCCESS;
 }
 
 int reach_win_flush_local(reach_win_t *w, int rank)
@@ -352,22 +546,32 @@ int reach_win_put(reach_win_t *w, const void *src, size_t disp, size_t bytes, in
 {
     void *remote = NULL;
     int st = win_op_check("reach_win_put", w, disp, bytes, rank, src, "source", &remote);
-    if (st != REACH_SUCCESS)
-        return st;
-    return reach_put(src, remote, bytes, rank);
+    if (st != REACH_SUCCESS || !w->deferred)
+        return st != REACH_SUCCESS ? st : reach_put(src, remote, bytes, rank);
+    win_queue_op(w, rank, WIN_OP_PUT, REACH_INT, NULL, src, NULL, (uintptr_t)remote, bytes);
+    return REACH_SUCCESS;
 }
 
 int reach_win_get(reach_win_t *w, void *dst, size_t disp, size_t bytes, int rank)
 {
     void *remote = NULL;
     int st = win_op_check("reach_win_get", w, disp, bytes, rank, dst, "destination", &remote);
-    return st != REACH_SUCCESS ? st : reach_get(remote, dst, bytes, rank);
+    if (st != REACH_SUCCESS || !w->deferred)
+        return st != REACH_SUCCESS ? st : reach_get(remote, dst, bytes, rank);
+    win_queue_op(w, rank, WIN_OP_GET, REACH_INT, NULL, NULL, dst, (uintptr_t)remote, bytes);
+    return REACH_SUCCESS;
 }
 
 int reach_win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp,
                   size_t bytes, int rank)
 {
     void *remote = NULL;
-    int st = win_op_check("reach_win_acc", w, disp, bytes, rank, src, "source", &remote);
-    return st != REACH_SUCCESS ? st : reach_acc(type, scale, src, remote, bytes, rank);
+    const char *call = "reach_win_acc";
+    int st = win_op_check(call, w, disp, bytes, rank, src, "source", &remote);
+    if (st != REACH_SUCCESS || !w->deferred)
+        return st != REACH_SUCCESS ? st : reach_acc(type, scale, src, remote, bytes, rank);
+    if ((st = acc_check(call, type, scale, remote, bytes)) != REACH_SUCCESS)
+        return st;
+    win_queue_op(w, rank, WIN_OP_ACC, type, scale, src, NULL, (uintptr_t)remote, bytes);
+    return REACH_SUCCESS;
 }

@@ -71,6 +71,10 @@ typedef struct transport {
      * process (one at a time), which returns its value. */
     void (*push)(int rank, int64_t value);
     int64_t (*wait_push)(void);
+    /* A deferred window epoch (sync/window.h) of len bytes, served by
+     * rank's server; returns when it is done there, the gets' data
+     * (get_bytes) in gets. */
+    void (*epoch)(int rank, const void *msg, size_t len, void *gets, size_t get_bytes);
 } transport_t;
 
 /* The network transport in use; NULL when the job is on one node. */

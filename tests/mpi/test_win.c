@@ -1,4 +1,5 @@
-/* Windows with passive-target epochs: readers and writers of one window
+/* Windows with passive-target epochs, in the mode REACH_WIN_SYNC chooses
+ * (direct or deferred): readers and writers of one window
  * under contention keep the invariant (a writer's K stores are seen all or
  * none by readers and writers; no increment made under an exclusive lock
  * is lost), mixed streams of shared and exclusive locks finish, lock_all
@@ -34,6 +35,9 @@ static void test_readers_writers(void)
         if (i % 3 == 0) {
             CHECK(reach_win_lock(w, REACH_LOCK_EXCLUSIVE, t) == REACH_SUCCESS);
             CHECK(reach_win_get(w, v, 0, sizeof v, t) == REACH_SUCCESS);
+            /* The get's data is there after a flush (deferred: the lock is
+             * taken then, and kept). */
+            CHECK(reach_win_flush(w, t) == REACH_SUCCESS);
             for (int k = 1; k < K; k++)
                 if (v[k] != v[0]) {
                     CHECK_EQ_LL(v[k], v[0]);
@@ -48,12 +52,12 @@ static void test_readers_writers(void)
         } else {
             CHECK(reach_win_lock(w, REACH_LOCK_SHARED, t) == REACH_SUCCESS);
             CHECK(reach_win_get(w, v, 0, sizeof v, t) == REACH_SUCCESS);
+            CHECK(reach_win_unlock(w, t) == REACH_SUCCESS);
             for (int k = 1; k < K; k++)
                 if (v[k] != v[0]) {
                     CHECK_EQ_LL(v[k], v[0]);
                     break;
                 }
-            CHECK(reach_win_unlock(w, t) == REACH_SUCCESS);
         }
     }
     reach_barrier();
@@ -130,6 +134,42 @@ static void test_flush(void)
     free(bases);
 }
 
+/* Deferred: nothing leaves the origin before unlock, and then one message
+ * carries lock, operations and release. Direct: the lock is taken at
+ * once. Counted on rank 0 with rank 1 on another node, the others idle. */
+static void test_messages(void)
+{
+    const char *mode = getenv("REACH_WIN_SYNC");
+    int deferred = mode && strcmp(mode, "deferred") == 0;
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    reach_win_t *w;
+    CHECK(reach_win_allocate(64, bases, &w) == REACH_SUCCESS);
+    reach_barrier();
+    if (me == 0 && np > 1 && !reach_same_node(1)) {
+        long v = 5, got = 0;
+        reach_stats_t s0, s1, s2;
+        reach_stats_get(&s0);
+        CHECK(reach_win_lock(w, REACH_LOCK_EXCLUSIVE, 1) == REACH_SUCCESS);
+        CHECK(reach_win_put(w, &v, 0, sizeof v, 1) == REACH_SUCCESS);
+        CHECK(reach_win_get(w, &got, 8, sizeof got, 1) == REACH_SUCCESS);
+        reach_stats_get(&s1);
+        CHECK(reach_win_unlock(w, 1) == REACH_SUCCESS);
+        reach_stats_get(&s2);
+        if (deferred) {
+            CHECK_EQ_LL((long long)(s1.messages - s0.messages), 0);
+            CHECK_EQ_LL((long long)(s2.messages - s1.messages), 1);
+        } else {
+            CHECK(s1.messages - s0.messages >= 3);   /* lock, put, get */
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me == 1)
+        CHECK_EQ_LL(*(long *)bases[1], 5);
+    reach_barrier();
+    CHECK(reach_win_free(w) == REACH_SUCCESS);
+    free(bases);
+}
+
 static void test_errors(void)
 {
     void **bases = malloc(sizeof(void *) * (size_t)np);
@@ -185,6 +225,7 @@ int main(int argc, char **argv)
     test_readers_writers();
     test_lock_all();
     test_flush();
+    test_messages();
     test_errors();
     CHECK(reach_finalize() == REACH_SUCCESS);
     int rc = check_exit("test_win");

@@ -19,6 +19,7 @@
 #include "core/acc.h"
 #include "transport/shm/shm_ops.h"
 #include "sync/counter.h"
+#include "sync/window.h"
 
 #include <poll.h>
 #include <pthread.h>
@@ -28,7 +29,7 @@
 
 enum { AM_REQUEST = 11, AM_REPLY = 12, AM_PUSH = 13 };
 enum { REQ_PUT, REQ_ACC, REQ_ATOMIC, REQ_SYNC, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV, REQ_ACCV,
-       REQ_GETV, REQ_FENCE, REQ_SIGNAL };
+       REQ_GETV, REQ_FENCE, REQ_SIGNAL, REQ_EPOCH };
 
 /* Requests that write and return nothing (puts, accumulates, counter adds)
  * are "counted": no reply, but the origin counts
@@ -123,6 +124,7 @@ static struct {
     shm_waitword_t done;     /* all counted requests completed here (op_done) */
     ux_request_t *deferred;  /* fences waiting for their count */
     int ndeferred;
+    struct ux_epoch *epochs; /* deferred window epochs waiting for their lock */
     pthread_t thread;
     _Atomic int stop;
     char *bounce;            /* one chunk: sends complete before it is reused */
@@ -347,6 +349,65 @@ static void ux_receive_put(const ux_request_t *rq, void *desc, char *place, size
     }
 }
 
+/* A deferred window epoch whose lock was held by others when it came: a
+ * copy of its message, retried by the server loop. */
+typedef struct ux_epoch {
+    ux_request_t rq;
+    int announced;       /* an exclusive request counts as waiting */
+    struct ux_epoch *next;
+    char msg[];
+} ux_epoch_t;
+
+/* Takes the epoch's lock if asked (one attempt), applies its operations,
+ * releases if asked and answers with the gets' data; 0 if the lock was
+ * not free. */
+static int ux_try_epoch(const ux_request_t *rq, const char *msg, int *announced)
+{
+    const win_epoch_t *e = (const win_epoch_t *)(const void *)msg;
+    peer_t *me = &rt.peers[rt.rank];
+    _Atomic uint64_t *word = (_Atomic uint64_t *)(void *)(me->map + (e->word - me->rbase));
+    if ((e->flags & WIN_ACQUIRE) && !win_try_lock_here(word, (int)e->mode, announced))
+        return 0;
+    ux_reply_t *rep = malloc(sizeof *rep + e->get_bytes);
+    if (!rep)
+        rt_fatal("UCX server: out of memory");
+    win_epoch_apply(rt.rank, e, (char *)(rep + 1));
+    if (e->flags & WIN_RELEASE)
+        win_unlock_here(word, (int)e->mode);
+    *rep = (ux_reply_t){rq->token, 0, rt.rank};
+    ux_send_reply(rep, rq->origin, e->get_bytes);
+    return 1;
+}
+
+static void ux_serve_epoch(const ux_request_t *rq, const void *data, size_t length)
+{
+    int announced = 0;
+    if (ux_try_epoch(rq, data, &announced))
+        return;
+    ux_epoch_t *p = malloc(sizeof *p + length);
+    if (!p)
+        rt_fatal("UCX server: out of memory");
+    p->rq = *rq;
+    p->announced = announced;
+    memcpy(p->msg, data, length);
+    p->next = ux.epochs;
+    ux.epochs = p;
+}
+
+/* Retries the waiting epochs. */
+static void ux_retry_epochs(void)
+{
+    for (ux_epoch_t **pp = &ux.epochs; *pp;) {
+        ux_epoch_t *p = *pp;
+        if (ux_try_epoch(&p->rq, p->msg, &p->announced)) {
+            *pp = p->next;
+            free(p);
+        } else {
+            pp = &p->next;
+        }
+    }
+}
+
 /* Serves a get of packed runs or vector pairs: the reply carries the data. */
 static void ux_serve_get(const ux_request_t *rq, const void *data, char *local)
 {
@@ -393,6 +454,9 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
         return UCS_OK;
     case REQ_FENCE:
         ux_fence(&rq);
+        return UCS_OK;
+    case REQ_EPOCH:
+        ux_serve_epoch(&rq, data, length);
         return UCS_OK;
     case REQ_ATOMIC:
         ux_reply(&rq, shm_atomic(rt.rank, local, rq.width, (shm_atomic_op_t)rq.op, (int64_t)rq.a,
@@ -466,6 +530,8 @@ static void *ux_server_main(void *arg)
     (void)arg;
     unsigned idle = 0;
     while (!atomic_load(&ux.stop)) {
+        if (ux.epochs)
+            ux_retry_epochs();
         if (ucp_worker_progress(ux.server)) {
             idle = 0;
             continue;
@@ -476,7 +542,9 @@ static void *ux_server_main(void *arg)
         if (ucp_worker_arm(ux.server) != UCS_OK)
             continue;
         struct pollfd pfd = {ux.server_fd, POLLIN, 0};
-        poll(&pfd, 1, -1);   /* an idle process sleeps here */
+        /* An idle process sleeps here; with epochs waiting for a lock
+         * that others release by remote atomics, it looks again each ms. */
+        poll(&pfd, 1, ux.epochs ? 1 : -1);
         rt_stat_inc(&rt.stats.server_wakeups);
     }
     return NULL;
@@ -817,6 +885,14 @@ static int ux_flush_all(void)
     return REACH_SUCCESS;
 }
 
+static void ux_epoch(int rank, const void *msg, size_t len, void *gets, size_t get_bytes)
+{
+    ux_request_t rq = {.kind = REQ_EPOCH};
+    void *dst[1] = {gets};
+    ux_slot_t slot = {.dsts = dst, .bytes = get_bytes ? get_bytes : 1};
+    ux_request(rank, &rq, msg, len, &slot);
+}
+
 static uint32_t ux_sent_to(int rank)
 {
     return ux.sent[rank];
@@ -845,6 +921,7 @@ static const transport_t ucx_transport = {
     .wait_completed = ux_wait_completed,
     .push = ux_push,
     .wait_push = ux_wait_push,
+    .epoch = ux_epoch,
 };
 
 const transport_t *net;
@@ -1034,6 +1111,11 @@ void ucx_finalize(void)
     free(ux.fence_slots);
     free(ux.done_from);
     free(ux.deferred);
+    while (ux.epochs) {   /* none if every origin saw its unlock done */
+        ux_epoch_t *p = ux.epochs;
+        ux.epochs = p->next;
+        free(p);
+    }
     free(ux.bounce);
     ux.ep = NULL;
     ux.pending_total = 0;
