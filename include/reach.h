@@ -301,8 +301,11 @@ REACH_API int reach_counter_read(reach_counter_t *counter, int64_t *now);
  * 64-bit word at the target, in both modes; neither the target process nor
  * its server takes part. Shared holders coexist; an exclusive holder
  * excludes everyone; a waiting exclusive locker holds back new shared ones
- * (writers are not starved); a contended locker backs off. Operations are
- * issued at once and complete at unlock or flush. */
+ * (writers are not starved); a contended locker backs off. With
+ * REACH_WIN_SYNC=direct (default) operations are issued at once and
+ * complete at unlock or flush; with deferred (paper 002's baseline) they
+ * wait at the origin and travel with the lock and the release at unlock
+ * (a get's data arrives then, or at a flush, which takes the lock early). */
 typedef struct reach_win reach_win_t;
 enum { REACH_LOCK_SHARED = 1, REACH_LOCK_EXCLUSIVE = 2 };
 /* Collective: a window over [base, base + bytes) of this rank's reach
@@ -331,6 +334,30 @@ REACH_API int reach_win_put(reach_win_t *win, const void *src, size_t disp, size
 REACH_API int reach_win_get(reach_win_t *win, void *dst, size_t disp, size_t bytes, int rank);
 REACH_API int reach_win_acc(reach_win_t *win, reach_type_t type, const void *scale, const void *src,
                             size_t disp, size_t bytes, int rank);
+/* Strided: the shape's remote side starts at disp in rank's window. */
+REACH_API int reach_win_put_strided(reach_win_t *win, const void *src, size_t disp,
+                                    const reach_strided_t *shape, int rank);
+REACH_API int reach_win_get_strided(reach_win_t *win, void *dst, size_t disp,
+                                    const reach_strided_t *shape, int rank);
+REACH_API int reach_win_acc_strided(reach_win_t *win, reach_type_t type, const void *scale,
+                                    const void *src, size_t disp, const reach_strided_t *shape,
+                                    int rank);
+/* Vectors: the remote side of each pair (dst for put and accumulate, src
+ * for get) is a displacement in rank's window, cast to void *. */
+REACH_API int reach_win_put_vector(reach_win_t *win, const reach_vector_t *v, size_t n, int rank);
+REACH_API int reach_win_get_vector(reach_win_t *win, const reach_vector_t *v, size_t n, int rank);
+REACH_API int reach_win_acc_vector(reach_win_t *win, reach_type_t type, const void *scale,
+                                   const reach_vector_t *v, size_t n, int rank);
+/* Atomics at disp (aligned to their size). Under REACH_WIN_SYNC=deferred
+ * *old, like a get's data, is there after the next flush or the unlock. */
+REACH_API int reach_win_fetch_add_i32(reach_win_t *win, size_t disp, int32_t add, int32_t *old, int rank);
+REACH_API int reach_win_fetch_add_i64(reach_win_t *win, size_t disp, int64_t add, int64_t *old, int rank);
+REACH_API int reach_win_swap_i32(reach_win_t *win, size_t disp, int32_t value, int32_t *old, int rank);
+REACH_API int reach_win_swap_i64(reach_win_t *win, size_t disp, int64_t value, int64_t *old, int rank);
+REACH_API int reach_win_cas_i32(reach_win_t *win, size_t disp, int32_t compare, int32_t value,
+                                int32_t *old, int rank);
+REACH_API int reach_win_cas_i64(reach_win_t *win, size_t disp, int64_t compare, int64_t value,
+                                int64_t *old, int rank);
 
 /* ---- statistics ---------------------------------------------------------- */
 

@@ -31,6 +31,7 @@
  */
 #include "core/acc.h"
 #include "core/group.h"
+#include "core/strided.h"
 #include "core/mem.h"
 #include "sync/sync.h"
 #include "sync/window.h"
@@ -187,10 +188,18 @@ void win_epoch_apply(int rank, const win_epoch_t *e, char *out)
             out += op->bytes;
             continue;
         }
+        if (op->kind == WIN_OP_ATOMIC) {
+            int64_t old = shm_atomic(rank, local, (int)op->bytes, (shm_atomic_op_t)op->atomic,
+                                     op->u.arg[0], op->u.arg[1]);
+            int32_t old32 = (int32_t)old;
+            memcpy(out, op->bytes == 4 ? (void *)&old32 : (void *)&old, op->bytes);
+            out += op->bytes;
+            continue;
+        }
         if (op->kind == WIN_OP_PUT)
             shm_copy(local, p, op->bytes);
         else
-            shm_acc(rank, (reach_type_t)op->type, op->scale, p, local, op->bytes);
+            shm_acc(rank, (reach_type_t)op->type, op->u.scale, p, local, op->bytes);
         p += win_round8(op->bytes);
     }
 }
@@ -219,31 +228,35 @@ static void win_queue_start(reach_win_t *w, int rank, int mode)
     q->ngets = 0;
 }
 
-/* Queues one operation (data: bytes of a put or accumulate, copied). */
-static void win_queue_op(reach_win_t *w, int rank, int kind, reach_type_t type, const void *scale,
-                         const void *data, void *get_dst, uintptr_t addr, size_t bytes)
+/* Queues one operation (data: bytes of a put or accumulate, copied;
+ * answer: where a get's data or an atomic's old value goes); returns it,
+ * for the caller to fill in what else it needs. */
+static win_op_t *win_queue_op(reach_win_t *w, int rank, int kind, reach_type_t type,
+                              const void *scale, const void *data, void *answer, uintptr_t addr,
+                              size_t bytes)
 {
     win_queue_t *q = &w->queue[rank];
-    size_t data_len = kind == WIN_OP_GET ? 0 : win_round8(bytes);
+    size_t data_len = win_op_answers(kind) ? 0 : win_round8(bytes);
     q->msg = win_grow(q->msg, &q->cap, q->len + sizeof(win_op_t) + data_len, 1);
     win_op_t *op = (win_op_t *)(void *)(q->msg + q->len);
     *op = (win_op_t){.kind = (uint8_t)kind, .type = (uint8_t)type, .addr = addr, .bytes = bytes};
     if (kind == WIN_OP_ACC)
-        memcpy(op->scale, scale, acc_elem_size(type));   /* the scale is one element */
+        memcpy(op->u.scale, scale, acc_elem_size(type));   /* the scale is one element */
     if (data_len)
         memcpy(op + 1, data, bytes);
     q->len += sizeof(win_op_t) + data_len;
     win_epoch_t *e = (win_epoch_t *)(void *)q->msg;
     e->nops++;
-    if (kind == WIN_OP_GET) {
+    if (win_op_answers(kind)) {
         size_t n = q->ngets + 1, c1 = q->capgets, c2 = q->capgets;
         q->get_dst = win_grow(q->get_dst, &c1, n, sizeof(void *));
         q->get_len = win_grow(q->get_len, &c2, n, sizeof(size_t));
         q->capgets = c1;
-        q->get_dst[q->ngets] = get_dst;
+        q->get_dst[q->ngets] = answer;
         q->get_len[q->ngets++] = bytes;
         e->get_bytes += bytes;
     }
+    return op;
 }
 
 /* Sends rank's queued epoch with these flags (WIN_ACQUIRE unless a flush
@@ -574,4 +587,204 @@ int reach_win_acc(reach_win_t *w, reach_type_t type, const void *scale, const vo
         return st;
     win_queue_op(w, rank, WIN_OP_ACC, type, scale, src, NULL, (uintptr_t)remote, bytes);
     return REACH_SUCCESS;
+}
+
+/* ---- strided, vector and atomic operations in an epoch -------------------------- */
+
+/* Calls fn on each contiguous run of plan: offsets on the source and the
+ * destination side. */
+static void win_runs(const reach_strided_t *plan, void (*fn)(void *ctx, size_t src, size_t dst),
+                     void *ctx)
+{
+    size_t idx[REACH_MAX_STRIDE_LEVELS] = {0};
+    for (;;) {
+        size_t s = 0, d = 0;
+        for (int l = 0; l < plan->levels; l++) {
+            s += idx[l] * plan->src_stride[l];
+            d += idx[l] * plan->dst_stride[l];
+        }
+        fn(ctx, s, d);
+        int l = 0;
+        while (l < plan->levels && ++idx[l] == plan->count[l + 1])
+            idx[l++] = 0;
+        if (l == plan->levels)
+            return;
+    }
+}
+
+typedef struct win_run_ctx {
+    reach_win_t *w;
+    int rank, kind;
+    reach_type_t type;
+    const void *scale;
+    const char *local;       /* put, acc: source; get: destination */
+    uintptr_t remote;
+    size_t run;
+} win_run_ctx_t;
+
+static void win_queue_run(void *arg, size_t s, size_t d)
+{
+    win_run_ctx_t *c = arg;
+    if (c->kind == WIN_OP_GET)
+        win_queue_op(c->w, c->rank, WIN_OP_GET, REACH_INT, NULL, NULL, (char *)c->local + d,
+                     c->remote + s, c->run);
+    else
+        win_queue_op(c->w, c->rank, c->kind, c->type, c->scale, c->local + s, NULL, c->remote + d,
+                     c->run);
+}
+
+static int win_strided(const char *call, int kind, reach_win_t *w, reach_type_t type,
+                       const void *scale, const void *local, size_t disp,
+                       const reach_strided_t *shape, int rank)
+{
+    reach_strided_t plan;
+    size_t src_ext, dst_ext;
+    void *remote = NULL;
+    int st = strided_plan(call, shape, &plan, &src_ext, &dst_ext);
+    if (st == REACH_SUCCESS)
+        st = win_op_check(call, w, disp, kind == WIN_OP_GET ? src_ext : dst_ext, rank, local,
+                          kind == WIN_OP_GET ? "destination" : "source", &remote);
+    if (st == REACH_SUCCESS && kind == WIN_OP_ACC)
+        st = acc_check(call, type, scale, remote, plan.count[0]);
+    if (st != REACH_SUCCESS || strided_bytes(&plan) == 0)
+        return st;
+    if (!w->deferred) {
+        if (kind == WIN_OP_PUT)
+            return reach_put_strided(local, remote, shape, rank);
+        if (kind == WIN_OP_GET)
+            return reach_get_strided(remote, (void *)local, shape, rank);
+        return reach_acc_strided(type, scale, local, remote, shape, rank);
+    }
+    win_run_ctx_t c = {w, rank, kind, type, scale, local, (uintptr_t)remote, plan.count[0]};
+    win_runs(&plan, win_queue_run, &c);
+    return REACH_SUCCESS;
+}
+
+int reach_win_put_strided(reach_win_t *w, const void *src, size_t disp, const reach_strided_t *shape,
+                          int rank)
+{
+    return win_strided("reach_win_put_strided", WIN_OP_PUT, w, REACH_INT, NULL, src, disp, shape, rank);
+}
+
+int reach_win_get_strided(reach_win_t *w, void *dst, size_t disp, const reach_strided_t *shape,
+                          int rank)
+{
+    return win_strided("reach_win_get_strided", WIN_OP_GET, w, REACH_INT, NULL, dst, disp, shape, rank);
+}
+
+int reach_win_acc_strided(reach_win_t *w, reach_type_t type, const void *scale, const void *src,
+                          size_t disp, const reach_strided_t *shape, int rank)
+{
+    return win_strided("reach_win_acc_strided", WIN_OP_ACC, w, type, scale, src, disp, shape, rank);
+}
+
+/* A vector in an epoch: the remote side of each pair is a displacement in
+ * rank's window. Every pair is checked before anything is issued. */
+static int win_vector(const char *call, int kind, reach_win_t *w, reach_type_t type,
+                      const void *scale, const reach_vector_t *v, size_t n, int rank)
+{
+    int st = win_check_epoch(call, w, rank, 1);
+    if (st == REACH_SUCCESS && v == NULL && n > 0)
+        st = rt_error(REACH_ERR_ARG, call, "the descriptors are NULL");
+    for (size_t i = 0; st == REACH_SUCCESS && i < n; i++)
+        for (size_t j = 0; st == REACH_SUCCESS && j < v[i].count; j++) {
+            void *remote = NULL;
+            const void *local = kind == WIN_OP_GET ? v[i].dst[j] : v[i].src[j];
+            size_t disp = (size_t)(uintptr_t)(kind == WIN_OP_GET ? v[i].src[j] : v[i].dst[j]);
+            st = win_op_check(call, w, disp, v[i].bytes, rank, local,
+                              kind == WIN_OP_GET ? "destination" : "source", &remote);
+            if (st == REACH_SUCCESS && kind == WIN_OP_ACC)
+                st = acc_check(call, type, scale, remote, v[i].bytes);
+        }
+    for (size_t i = 0; st == REACH_SUCCESS && i < n; i++)
+        for (size_t j = 0; st == REACH_SUCCESS && j < v[i].count; j++) {
+            int get = kind == WIN_OP_GET;
+            uintptr_t remote = w->base[rank] + (uintptr_t)(get ? v[i].src[j] : v[i].dst[j]);
+            if (w->deferred)
+                win_queue_op(w, rank, kind, type, scale, get ? NULL : v[i].src[j],
+                             get ? v[i].dst[j] : NULL, remote, v[i].bytes);
+            else if (get)
+                st = reach_get((void *)remote, v[i].dst[j], v[i].bytes, rank);
+            else if (kind == WIN_OP_PUT)
+                st = reach_put(v[i].src[j], (void *)remote, v[i].bytes, rank);
+            else
+                st = reach_acc(type, scale, v[i].src[j], (void *)remote, v[i].bytes, rank);
+        }
+    return st;
+}
+
+int reach_win_put_vector(reach_win_t *w, const reach_vector_t *v, size_t n, int rank)
+{
+    return win_vector("reach_win_put_vector", WIN_OP_PUT, w, REACH_INT, NULL, v, n, rank);
+}
+
+int reach_win_get_vector(reach_win_t *w, const reach_vector_t *v, size_t n, int rank)
+{
+    return win_vector("reach_win_get_vector", WIN_OP_GET, w, REACH_INT, NULL, v, n, rank);
+}
+
+int reach_win_acc_vector(reach_win_t *w, reach_type_t type, const void *scale, const reach_vector_t *v,
+                         size_t n, int rank)
+{
+    return win_vector("reach_win_acc_vector", WIN_OP_ACC, w, type, scale, v, n, rank);
+}
+
+/* A typed atomic at disp (width 4 or 8); deferred, *old is filled when
+ * the epoch's operations complete (flush or unlock). */
+static int win_atomic(const char *call, reach_win_t *w, size_t disp, int width, int op, int64_t a,
+                      int64_t b, void *old, int rank)
+{
+    void *remote = NULL;
+    int st = win_op_check(call, w, disp, (size_t)width, rank, old, "old", &remote);
+    if (st == REACH_SUCCESS && old == NULL)
+        st = rt_error(REACH_ERR_ARG, call, "old is NULL");
+    if (st == REACH_SUCCESS && (disp & (size_t)(width - 1)) != 0)
+        st = rt_error(REACH_ERR_ALIGN, call, "displacement %zu is not %d-byte aligned", disp, width);
+    if (st != REACH_SUCCESS)
+        return st;
+    if (!w->deferred)
+        return width == 4 ? (op == SHM_ATOMIC_ADD ? reach_fetch_add_i32(remote, (int32_t)a, old, rank)
+                             : op == SHM_ATOMIC_SWAP ? reach_swap_i32(remote, (int32_t)a, old, rank)
+                                                     : reach_cas_i32(remote, (int32_t)a, (int32_t)b, old, rank))
+                          : (op == SHM_ATOMIC_ADD ? reach_fetch_add_i64(remote, a, old, rank)
+                             : op == SHM_ATOMIC_SWAP ? reach_swap_i64(remote, a, old, rank)
+                                                     : reach_cas_i64(remote, a, b, old, rank));
+    win_op_t *q = win_queue_op(w, rank, WIN_OP_ATOMIC, REACH_INT, NULL, NULL, old, (uintptr_t)remote,
+                               (size_t)width);
+    q->atomic = (uint8_t)op;
+    q->u.arg[0] = a;
+    q->u.arg[1] = b;
+    return REACH_SUCCESS;
+}
+
+int reach_win_fetch_add_i32(reach_win_t *w, size_t disp, int32_t add, int32_t *old, int rank)
+{
+    return win_atomic("reach_win_fetch_add_i32", w, disp, 4, SHM_ATOMIC_ADD, add, 0, old, rank);
+}
+
+int reach_win_fetch_add_i64(reach_win_t *w, size_t disp, int64_t add, int64_t *old, int rank)
+{
+    return win_atomic("reach_win_fetch_add_i64", w, disp, 8, SHM_ATOMIC_ADD, add, 0, old, rank);
+}
+
+int reach_win_swap_i32(reach_win_t *w, size_t disp, int32_t value, int32_t *old, int rank)
+{
+    return win_atomic("reach_win_swap_i32", w, disp, 4, SHM_ATOMIC_SWAP, value, 0, old, rank);
+}
+
+int reach_win_swap_i64(reach_win_t *w, size_t disp, int64_t value, int64_t *old, int rank)
+{
+    return win_atomic("reach_win_swap_i64", w, disp, 8, SHM_ATOMIC_SWAP, value, 0, old, rank);
+}
+
+int reach_win_cas_i32(reach_win_t *w, size_t disp, int32_t compare, int32_t value, int32_t *old,
+                      int rank)
+{
+    return win_atomic("reach_win_cas_i32", w, disp, 4, SHM_ATOMIC_CAS, compare, value, old, rank);
+}
+
+int reach_win_cas_i64(reach_win_t *w, size_t disp, int64_t compare, int64_t value, int64_t *old,
+                      int rank)
+{
+    return win_atomic("reach_win_cas_i64", w, disp, 8, SHM_ATOMIC_CAS, compare, value, old, rank);
 }

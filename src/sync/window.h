@@ -23,7 +23,7 @@ void win_unlock_here(_Atomic uint64_t *word, int mode) REACH_HIDDEN;
  * operation a win_op_t followed (put, accumulate) by its data rounded up
  * to 8 bytes. The answer carries the data of the gets, in order. */
 enum { WIN_ACQUIRE = 1, WIN_RELEASE = 2 };
-enum { WIN_OP_PUT, WIN_OP_GET, WIN_OP_ACC };
+enum { WIN_OP_PUT, WIN_OP_GET, WIN_OP_ACC, WIN_OP_ATOMIC };
 
 typedef struct win_epoch {
     uint64_t word;     /* the lock word, in the target's addresses */
@@ -35,11 +35,21 @@ typedef struct win_epoch {
 
 typedef struct win_op {
     uint8_t kind, type;
-    uint8_t pad[6];
+    uint8_t atomic;    /* WIN_OP_ATOMIC: shm_atomic_op_t; bytes is the width */
+    uint8_t pad[5];
     uint64_t addr;     /* in the target's addresses */
     uint64_t bytes;
-    double scale[2];
+    union {
+        double scale[2];   /* accumulate */
+        int64_t arg[2];    /* atomic operands */
+    } u;
 } win_op_t;
+
+/* Operations that answer with data: gets, and atomics (their old value). */
+static inline int win_op_answers(int kind)
+{
+    return kind == WIN_OP_GET || kind == WIN_OP_ATOMIC;
+}
 
 static inline size_t win_round8(size_t n)
 {
