@@ -318,6 +318,10 @@ REACH_API int reach_win_allocate(size_t bytes, void *bases[], reach_win_t **win)
 /* Collective: frees the window (and the memory, if reach_win_allocate
  * made it). An epoch still open is an error on that rank. */
 REACH_API int reach_win_free(reach_win_t *win);
+/* Not collective: "direct" or "deferred" for windows created from now on
+ * (every rank must have chosen the same when it creates one).
+ * REACH_WIN_SYNC sets the first choice. */
+REACH_API int reach_set_win_sync(const char *mode);
 REACH_API int reach_win_lock(reach_win_t *win, int mode, int rank);
 REACH_API int reach_win_unlock(reach_win_t *win, int rank);
 /* Shared locks on every rank's window, released together. */

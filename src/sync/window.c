@@ -325,6 +325,10 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     else if (bytes > 0 && !seg_table_contains(&rt.peers[rt.rank].segs, (uintptr_t)base, bytes))
         st = rt_error(REACH_ERR_RANGE, call, "[%p, +%zu) is not inside this rank's reach memory", base,
                       bytes);
+    int mode[2] = {rt.cfg.win_sync, -rt.cfg.win_sync}, all[2];
+    MPI_Allreduce(mode, all, 2, MPI_INT, MPI_MAX, rt.comm);
+    if (st == REACH_SUCCESS && all[0] != -all[1])
+        st = rt_error(REACH_ERR_ARG, call, "the ranks chose different epoch modes (direct, deferred)");
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
     reach_win_t *w = calloc(1, sizeof *w);
@@ -365,6 +369,20 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     live = w;
     group_barrier(&group_world);   /* every lock word is zero before anyone locks */
     *out = w;
+    return REACH_SUCCESS;
+}
+
+int reach_set_win_sync(const char *mode)
+{
+    const char *call = "reach_set_win_sync";
+    int kind;
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    if (mode == NULL)
+        return rt_error(REACH_ERR_ARG, call, "the mode is NULL");
+    if (config_parse_winsync(mode, &kind) != 0)
+        return rt_error(REACH_ERR_ARG, call, "\"%s\" is not an epoch mode (direct, deferred)", mode);
+    rt.cfg.win_sync = kind;
     return REACH_SUCCESS;
 }
 

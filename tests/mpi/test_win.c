@@ -289,6 +289,15 @@ static void test_errors(void)
     long private_word;
     CHECK(reach_win_create(&private_word, sizeof private_word, &w) == REACH_ERR_RANGE);
     CHECK(reach_win_allocate(8, NULL, &w) == REACH_ERR_ARG);
+    /* Choosing the mode: bad names, and ranks that disagree. */
+    CHECK(reach_set_win_sync("lazy") == REACH_ERR_ARG);
+    CHECK(reach_set_win_sync(NULL) == REACH_ERR_ARG);
+    const char *mode = getenv("REACH_WIN_SYNC");
+    CHECK(reach_set_win_sync(me == 0 ? "deferred" : "direct") == REACH_SUCCESS);
+    CHECK(reach_win_allocate(8, bases, &w) == (np > 1 ? REACH_ERR_ARG : REACH_SUCCESS));
+    if (np == 1)
+        CHECK(reach_win_free(w) == REACH_SUCCESS);
+    CHECK(reach_set_win_sync(mode ? mode : "direct") == REACH_SUCCESS);
     free(bases);
 }
 
