@@ -532,6 +532,63 @@ static void bench_locks(void)
         reach_abort(1, "reach-bench: reach_set_lock failed");
 }
 
+/* Paper 002, Figure 3: the latency of an epoch — lock (exclusive), one put
+ * or get of a size, unlock — on rank 1's window, with operations issued at
+ * once (direct) and held until unlock (deferred), median of the samples
+ * (a sample: the mean of WIN_ITERS epochs). */
+#define WIN_ITERS 50
+
+static double win_epoch_us(reach_win_t *w, int get, size_t size)
+{
+    double t0 = now();
+    int bad = 0;
+    for (int i = 0; i < WIN_ITERS; i++) {
+        bad |= reach_win_lock(w, REACH_LOCK_EXCLUSIVE, 1) != 0;
+        bad |= (get ? reach_win_get(w, B.dst, 0, size, 1) : reach_win_put(w, B.src, 0, size, 1)) != 0;
+        bad |= reach_win_unlock(w, 1) != 0;
+    }
+    if (bad)
+        reach_abort(1, "reach-bench: a window epoch failed");
+    return 1e6 * (now() - t0) / WIN_ITERS;
+}
+
+static void bench_win_latency(void)
+{
+    static const char *const modes[] = {"direct", "deferred"};
+    reach_win_t *w[2];
+    void **bases = malloc(sizeof(void *) * (size_t)B.np);
+    for (int m = 0; m < 2; m++)
+        if (!bases || reach_set_win_sync(modes[m]) != REACH_SUCCESS ||
+            reach_win_allocate(B.max_size, bases, &w[m]) != REACH_SUCCESS)
+            reach_abort(1, "reach-bench: set-up of the window test failed");
+    if (B.me == 0)
+        printf("\nwindow epochs on rank 1: lock (exclusive) + one operation + unlock (paper 002, Fig. 3; "
+               "us, median of %d)\n%10s %12s %12s %12s %12s\n", B.samples, "bytes", "put direct",
+               "put deferred", "get direct", "get deferred");
+    for (size_t size = 8; size <= B.max_size; size *= 4) {
+        double med[4], us[4][MAX_SAMPLES];
+        for (int s = 0; B.me == 0 && s < B.samples; s++)
+            for (int k = 0; k < 4; k++)
+                us[k][s] = win_epoch_us(w[k % 2], k / 2, size);
+        if (B.me == 0) {
+            static const char *const names[] = {"win put direct", "win put deferred", "win get direct",
+                                                "win get deferred"};
+            for (int k = 0; k < 4; k++) {
+                med[k] = median(us[k], B.samples);
+                json_result(names[k], "reach", size, med[k], us[k]);
+            }
+            printf("%10zu %12.2f %12.2f %12.2f %12.2f\n", size, med[0], med[1], med[2], med[3]);
+        }
+        reach_barrier();
+    }
+    for (int m = 0; m < 2; m++)
+        if (reach_win_free(w[m]) != REACH_SUCCESS)
+            reach_abort(1, "reach-bench: reach_win_free failed");
+    free(bases);
+    if (reach_set_win_sync(getenv("REACH_WIN_SYNC") ? getenv("REACH_WIN_SYNC") : "direct") != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: reach_set_win_sync failed");
+}
+
 static void usage(void)
 {
     printf("usage: mpiexec -n N reach-bench [--quick] [--max-size BYTES] [--json FILE]\n"
@@ -641,6 +698,7 @@ int main(int argc, char **argv)
 
     bench_ga_sync();
     bench_locks();
+    bench_win_latency();
 
     /* Barriers involve every rank. MPI's busy-polling barrier is only
      * meaningful with no more processes than cores. */
