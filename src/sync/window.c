@@ -99,6 +99,18 @@ void window_finalize(void)
     }
 }
 
+/* An atomic on a lock word of this node: add (returns the old value) or
+ * compare-and-swap. */
+static uint64_t win_word_here(void *ctx, net_sync_op_t op, uint64_t a, uint64_t b)
+{
+    _Atomic uint64_t *word = ctx;
+    if (op == NET_SYNC_ADD64)
+        return atom_fetch_add_acq_rel(word, a);
+    uint64_t old = a;
+    atom_cas_acq_rel(word, &old, b);
+    return old;
+}
+
 /* An atomic on rank's lock word: add (returns the old value) or CAS. */
 static uint64_t win_word_op(reach_win_t *w, int rank, net_sync_op_t op, uint64_t a, uint64_t b)
 {
@@ -108,12 +120,7 @@ static uint64_t win_word_op(reach_win_t *w, int rank, net_sync_op_t op, uint64_t
         net->sync(rank, w->word[rank], op, a, b, &old);
         return old;
     }
-    _Atomic uint64_t *word = (_Atomic uint64_t *)(void *)(p->map + (w->word[rank] - p->rbase));
-    if (op == NET_SYNC_ADD64)
-        return atom_fetch_add_acq_rel(word, a);
-    uint64_t old = a;
-    atom_cas_acq_rel(word, &old, b);
-    return old;
+    return win_word_here(p->map + (w->word[rank] - p->rbase), op, a, b);
 }
 
 static void win_backoff(long *ns)
@@ -124,50 +131,58 @@ static void win_backoff(long *ns)
         *ns *= 2;
 }
 
-static void win_lock_shared(reach_win_t *w, int rank)
+/* An atomic on a lock word: add (returns the old value) or compare-and-
+ * swap; ctx says which word and how it is reached. */
+typedef uint64_t (*win_word_fn)(void *ctx, net_sync_op_t op, uint64_t a, uint64_t b);
+
+/* One attempt at the lock. Shared: add a holder, take it back if a
+ * writer holds or waits. Exclusive: announce the wait once, then swap
+ * "free" for "held" while the word shows it free. 1 if taken. */
+static int win_try(win_word_fn op, void *ctx, int mode, int *announced)
 {
-    for (long ns = 1000;; win_backoff(&ns)) {
-        uint64_t old = win_word_op(w, rank, NET_SYNC_ADD64, WIN_READER, 0);
-        if ((old & ~WIN_READERS_MASK) == 0)
-            return;
-        win_word_op(w, rank, NET_SYNC_ADD64, (uint64_t)-WIN_READER, 0);
+    if (mode == REACH_LOCK_SHARED) {
+        if ((op(ctx, NET_SYNC_ADD64, WIN_READER, 0) & ~WIN_READERS_MASK) == 0)
+            return 1;
+        op(ctx, NET_SYNC_ADD64, (uint64_t)-WIN_READER, 0);
+        return 0;
     }
+    uint64_t seen = op(ctx, NET_SYNC_ADD64, *announced ? 0 : WIN_WAITER, 0);
+    if (!*announced) {
+        seen += WIN_WAITER;
+        *announced = 1;
+    }
+    while ((seen & (WIN_WRITER | WIN_READERS_MASK)) == 0) {
+        uint64_t old = op(ctx, NET_SYNC_CAS64, seen, seen - WIN_WAITER + WIN_WRITER);
+        if (old == seen)
+            return 1;
+        seen = old;   /* changed meanwhile: again at once if still free */
+    }
+    return 0;
 }
 
-static void win_lock_exclusive(reach_win_t *w, int rank)
+typedef struct win_word_at {
+    reach_win_t *w;
+    int rank;
+} win_word_at_t;
+
+static uint64_t win_word_remote(void *ctx, net_sync_op_t op, uint64_t a, uint64_t b)
 {
-    uint64_t seen = win_word_op(w, rank, NET_SYNC_ADD64, WIN_WAITER, 0) + WIN_WAITER;
-    for (long ns = 1000;;) {
-        if ((seen & (WIN_WRITER | WIN_READERS_MASK)) == 0) {
-            uint64_t old = win_word_op(w, rank, NET_SYNC_CAS64, seen, seen - WIN_WAITER + WIN_WRITER);
-            if (old == seen)
-                return;
-            seen = old;   /* changed meanwhile: try again at once if free */
-            continue;
-        }
+    win_word_at_t *at = ctx;
+    return win_word_op(at->w, at->rank, op, a, b);
+}
+
+/* Takes rank's lock, backing off (sleeping) between attempts. */
+static void win_lock_word(reach_win_t *w, int rank, int mode)
+{
+    win_word_at_t at = {w, rank};
+    int announced = 0;
+    for (long ns = 1000; !win_try(win_word_remote, &at, mode, &announced);)
         win_backoff(&ns);
-        seen = win_word_op(w, rank, NET_SYNC_ADD64, 0, 0);
-    }
 }
 
 int win_try_lock_here(_Atomic uint64_t *word, int mode, int *announced)
 {
-    if (mode == REACH_LOCK_SHARED) {
-        uint64_t old = atom_fetch_add_acq_rel(word, WIN_READER);
-        if ((old & ~WIN_READERS_MASK) == 0)
-            return 1;
-        atom_fetch_add_acq_rel(word, (uint64_t)-WIN_READER);
-        return 0;
-    }
-    if (!*announced) {
-        atom_fetch_add_acq_rel(word, WIN_WAITER);
-        *announced = 1;
-    }
-    uint64_t seen = atom_load_acquire(word);
-    while ((seen & (WIN_WRITER | WIN_READERS_MASK)) == 0)
-        if (atom_cas_acq_rel(word, &seen, seen - WIN_WAITER + WIN_WRITER))
-            return 1;
-    return 0;
+    return win_try(win_word_here, word, mode, announced);
 }
 
 void win_unlock_here(_Atomic uint64_t *word, int mode)
@@ -275,7 +290,7 @@ static void win_queue_send(reach_win_t *w, int rank, int release)
     } else {
         /* On this node the same steps, done here. */
         if (e->flags & WIN_ACQUIRE)
-            e->mode == REACH_LOCK_SHARED ? win_lock_shared(w, rank) : win_lock_exclusive(w, rank);
+            win_lock_word(w, rank, (int)e->mode);
         win_epoch_apply(rank, e, gets);
         atom_fence_seq_cst();
         if (release)
@@ -439,10 +454,8 @@ int reach_win_lock(reach_win_t *w, int mode, int rank)
     if (w->deferred) {
         win_queue_start(w, rank, mode);
         w->queue[rank].acquired = 0;
-    } else if (mode == REACH_LOCK_SHARED) {
-        win_lock_shared(w, rank);
     } else {
-        win_lock_exclusive(w, rank);
+        win_lock_word(w, rank, mode);
     }
     w->held[rank] = (signed char)mode;
     w->open++;
@@ -491,7 +504,7 @@ int reach_win_lock_all(reach_win_t *w)
             win_queue_start(w, r, REACH_LOCK_SHARED);
             w->queue[r].acquired = 0;
         } else {
-            win_lock_shared(w, r);
+            win_lock_word(w, r, REACH_LOCK_SHARED);
         }
         w->held[r] = REACH_LOCK_SHARED;
     }
