@@ -589,6 +589,75 @@ static void bench_win_latency(void)
         reach_abort(1, "reach-bench: reach_set_win_sync failed");
 }
 
+/* Paper 002, Figures 4 and 5: sender-side overlap. An epoch on rank 1's
+ * window — lock, one put, c microseconds of computation, unlock — where c
+ * is a share of the epoch's own time without computation (t0). The
+ * overlap is the part of t0 hidden behind the computation,
+ * (t0 + c - t) / t0, and t the total time. */
+static double win_compute_epoch_us(reach_win_t *w, size_t size, double c_us)
+{
+    double t0 = now();
+    int bad = 0;
+    for (int i = 0; i < WIN_ITERS; i++) {
+        bad |= reach_win_lock(w, REACH_LOCK_EXCLUSIVE, 1) != 0;
+        bad |= reach_win_put(w, B.src, 0, size, 1) != 0;
+        for (double end = now() + 1e-6 * c_us; now() < end;)
+            ;   /* the computation */
+        bad |= reach_win_unlock(w, 1) != 0;
+    }
+    if (bad)
+        reach_abort(1, "reach-bench: a window epoch failed");
+    return 1e6 * (now() - t0) / WIN_ITERS;
+}
+
+static void bench_win_overlap(void)
+{
+    static const char *const modes[] = {"direct", "deferred"};
+    static const double share[] = {0.5, 1.0, 2.0};
+    size_t sizes[] = {8, 16384, 262144};
+    reach_win_t *w[2];
+    void **bases = malloc(sizeof(void *) * (size_t)B.np);
+    size_t wsize = B.max_size < sizes[2] ? B.max_size : sizes[2];
+    for (int m = 0; m < 2; m++)
+        if (!bases || reach_set_win_sync(modes[m]) != REACH_SUCCESS ||
+            reach_win_allocate(wsize, bases, &w[m]) != REACH_SUCCESS)
+            reach_abort(1, "reach-bench: set-up of the overlap test failed");
+    if (B.me == 0)
+        printf("\nsender-side overlap: lock + put + computation + unlock on rank 1 (paper 002, Figs. 4-5; "
+               "us, median of %d; computation as a share of t0)\n%10s %-9s %9s %19s %19s %19s\n",
+               B.samples, "bytes", "mode", "t0", "50%: t  overlap", "100%: t  overlap",
+               "200%: t  overlap");
+    for (int z = 0; z < 3 && sizes[z] <= wsize; z++)
+        for (int m = 0; m < 2; m++) {
+            double us[MAX_SAMPLES], t0 = 0, t[3] = {0};
+            for (int s = 0; B.me == 0 && s < B.samples; s++)
+                us[s] = win_compute_epoch_us(w[m], sizes[z], 0);
+            if (B.me == 0)
+                t0 = median(us, B.samples);
+            for (int k = 0; B.me == 0 && k < 3; k++) {
+                for (int s = 0; s < B.samples; s++)
+                    us[s] = win_compute_epoch_us(w[m], sizes[z], share[k] * t0);
+                t[k] = median(us, B.samples);
+                char name[48];
+                snprintf(name, sizeof name, "win overlap %s %.0f%%", modes[m], 100 * share[k]);
+                json_result(name, "reach", sizes[z], t[k], us);
+            }
+            if (B.me == 0) {
+                printf("%10zu %-9s %9.2f", sizes[z], modes[m], t0);
+                for (int k = 0; k < 3; k++)
+                    printf(" %9.2f %8.0f%%", t[k], 100 * (t0 + share[k] * t0 - t[k]) / t0);
+                printf("\n");
+            }
+            reach_barrier();
+        }
+    for (int m = 0; m < 2; m++)
+        if (reach_win_free(w[m]) != REACH_SUCCESS)
+            reach_abort(1, "reach-bench: reach_win_free failed");
+    free(bases);
+    if (reach_set_win_sync(getenv("REACH_WIN_SYNC") ? getenv("REACH_WIN_SYNC") : "direct") != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: reach_set_win_sync failed");
+}
+
 static void usage(void)
 {
     printf("usage: mpiexec -n N reach-bench [--quick] [--max-size BYTES] [--json FILE]\n"
@@ -699,6 +768,7 @@ int main(int argc, char **argv)
     bench_ga_sync();
     bench_locks();
     bench_win_latency();
+    bench_win_overlap();
 
     /* Barriers involve every rank. MPI's busy-polling barrier is only
      * meaningful with no more processes than cores. */
