@@ -43,6 +43,15 @@ int rt_all_agree(MPI_Comm comm, int ok)
     return all;
 }
 
+int rt_all_same(MPI_Comm comm, int value, int *lo, int *hi)
+{
+    int mine[2] = {value, -value}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm);
+    *lo = -all[1];
+    *hi = all[0];
+    return *lo == *hi;
+}
+
 const char *rt_size_str(char *buf, size_t len, size_t bytes)
 {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

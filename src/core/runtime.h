@@ -58,6 +58,9 @@ int rt_error(int status, const char *call, const char *fmt, ...)
 /* Collective over comm: 1 on every rank if ok is non-zero on every rank, so
  * that a collective call fails everywhere or nowhere. */
 int rt_all_agree(MPI_Comm comm, int ok) REACH_HIDDEN;
+/* Collective over comm: 1 if every rank passed the same value; *lo and
+ * *hi get the smallest and largest. */
+int rt_all_same(MPI_Comm comm, int value, int *lo, int *hi) REACH_HIDDEN;
 
 /* Writes bytes as "1.5 GiB" into buf (at least 16 chars) and returns buf. */
 const char *rt_size_str(char *buf, size_t len, size_t bytes) REACH_HIDDEN;

@@ -151,9 +151,8 @@ int reach_set_barrier(const char *algorithm)
                       "counter)",
                       algorithm);
     /* Every rank must switch together, to the same algorithm. */
-    int mine[2] = {kind, -kind}, all[2];
-    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, rt.comm);
-    if (st == REACH_SUCCESS && all[0] != -all[1])
+    int lo, hi;
+    if (!rt_all_same(rt.comm, kind, &lo, &hi) && st == REACH_SUCCESS)
         st = rt_error(REACH_ERR_ARG, call, "the ranks named different algorithms");
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;

@@ -153,11 +153,9 @@ int reach_counter_create(int home, int64_t initial, reach_counter_t **out)
     if (!rt.initialized)
         return st;
     /* Every rank must name the same home. */
-    int mine[2] = {home, -home}, all[2];
-    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, rt.comm);
-    if (st == REACH_SUCCESS && all[0] != -all[1])
-        st = rt_error(REACH_ERR_ARG, call, "the ranks named different homes (%d to %d)", -all[1],
-                      all[0]);
+    int lo, hi;
+    if (!rt_all_same(rt.comm, home, &lo, &hi) && st == REACH_SUCCESS)
+        st = rt_error(REACH_ERR_ARG, call, "the ranks named different homes (%d to %d)", lo, hi);
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 

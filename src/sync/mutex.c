@@ -181,9 +181,8 @@ int reach_mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **ou
     else if (out == NULL)
         st = rt_error(REACH_ERR_ARG, call, "the output pointer is NULL");
     /* Every member must create the set with the same algorithm. */
-    int algo[2] = {rt.cfg.lock, -rt.cfg.lock}, all[2];
-    MPI_Allreduce(algo, all, 2, MPI_INT, MPI_MAX, g->comm);
-    if (st == REACH_SUCCESS && all[0] != -all[1])
+    int lo, hi;
+    if (!rt_all_same(g->comm, rt.cfg.lock, &lo, &hi) && st == REACH_SUCCESS)
         st = rt_error(REACH_ERR_ARG, call, "the ranks chose different lock algorithms");
     if (!rt_all_agree(g->comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;

@@ -340,9 +340,8 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     else if (bytes > 0 && !seg_table_contains(&rt.peers[rt.rank].segs, (uintptr_t)base, bytes))
         st = rt_error(REACH_ERR_RANGE, call, "[%p, +%zu) is not inside this rank's reach memory", base,
                       bytes);
-    int mode[2] = {rt.cfg.win_sync, -rt.cfg.win_sync}, all[2];
-    MPI_Allreduce(mode, all, 2, MPI_INT, MPI_MAX, rt.comm);
-    if (st == REACH_SUCCESS && all[0] != -all[1])
+    int lo, hi;
+    if (!rt_all_same(rt.comm, rt.cfg.win_sync, &lo, &hi) && st == REACH_SUCCESS)
         st = rt_error(REACH_ERR_ARG, call, "the ranks chose different epoch modes (direct, deferred)");
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
