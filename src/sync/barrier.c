@@ -96,19 +96,10 @@ static int bx_counter_init(const char *call)
 {
     if (net == NULL || bx.counter_ready)
         return REACH_SUCCESS;
-    void **bases = malloc(sizeof(void *) * (size_t)rt.size);
-    if (!bases)
-        rt_fatal("%s: out of private memory", call);
-    int st = mem_alloc_collective(call, &group_world, rt.rank == 0 ? ctr_home_size() : 0, bases, 0);
-    if (st == REACH_SUCCESS) {
-        if (rt.rank == 0)
-            memset(bases[0], 0, ctr_home_size());
-        ctr_ref_init(&bx.counter, 0, (uintptr_t)bases[0]);
-        bx.counter_ready = 1;
-        bx.counter_rounds = 0;
-        group_barrier(&group_world);   /* zero before anyone adds */
-    }
-    free(bases);
+    void *mine;   /* released with every other allocation */
+    int st = ctr_alloc(call, 0, 0, &bx.counter, &mine);
+    bx.counter_ready = st == REACH_SUCCESS;
+    bx.counter_rounds = 0;
     return st;
 }
 

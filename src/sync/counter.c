@@ -86,6 +86,26 @@ void ctr_ref_init(ctr_ref_t *ref, int home, uintptr_t base)
     ref->here = p->map ? (ctr_home_t *)(void *)(p->map + (base - p->rbase)) : NULL;
 }
 
+int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void **mine)
+{
+    void **bases = malloc(sizeof(void *) * (size_t)rt.size);
+    if (!bases)
+        rt_fatal("%s: out of private memory", call);
+    int st = mem_alloc_collective(call, &group_world, rt.rank == home ? ctr_home_size() : 0, bases, 0);
+    if (st == REACH_SUCCESS) {
+        *mine = bases[rt.rank];
+        if (*mine) {
+            memset(*mine, 0, ctr_home_size());
+            atom_store_relaxed(&((ctr_home_t *)*mine)->value, initial);
+        }
+        ctr_ref_init(ref, home, (uintptr_t)bases[home]);
+        /* The home is set up before anyone adds. */
+        group_barrier(&group_world);
+    }
+    free(bases);
+    return st;
+}
+
 void ctr_add(const ctr_ref_t *c, int64_t add, int64_t *old)
 {
     if (c->here) {
@@ -160,28 +180,17 @@ int reach_counter_create(int home, int64_t initial, reach_counter_t **out)
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
     reach_counter_t *c = calloc(1, sizeof *c);
-    void **bases = malloc(sizeof(void *) * (size_t)rt.size);
-    if (!c || !bases)
+    if (!c)
         rt_fatal("%s: out of private memory", call);
-    st = mem_alloc_collective(call, &group_world, rt.rank == home ? ctr_home_size() : 0, bases, 0);
-    if (st == REACH_SUCCESS) {
-        c->mine = bases[rt.rank];
-        if (c->mine) {
-            memset(c->mine, 0, ctr_home_size());
-            atom_store_relaxed(&((ctr_home_t *)c->mine)->value, initial);
-        }
-        ctr_ref_init(&c->ref, home, (uintptr_t)bases[home]);
-        c->magic = COUNTER_MAGIC;
-        c->next_live = live;
-        live = c;
-        *out = c;
-        /* The home is set up before anyone adds. */
-        group_barrier(&group_world);
-    } else {
+    if ((st = ctr_alloc(call, home, initial, &c->ref, &c->mine)) != REACH_SUCCESS) {
         free(c);
+        return st;
     }
-    free(bases);
-    return st;
+    c->magic = COUNTER_MAGIC;
+    c->next_live = live;
+    live = c;
+    *out = c;
+    return REACH_SUCCESS;
 }
 
 int reach_counter_destroy(reach_counter_t *c)

@@ -67,6 +67,10 @@ typedef struct ctr_ref {
     uintptr_t raddr;
 } ctr_ref_t;
 
+/* Collective: allocates a counter on home, starting at initial, and fills
+ * ref; *mine gets the home's block (NULL on other ranks). The counter is
+ * set up everywhere before this returns. */
+int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void **mine) REACH_HIDDEN;
 /* Fills ref for the counter at home, at base in home's address space. */
 void ctr_ref_init(ctr_ref_t *ref, int home, uintptr_t base) REACH_HIDDEN;
 /* Adds add. With old, returns the old value once the add is done; without,
