@@ -187,7 +187,7 @@ int win_try_lock_here(_Atomic uint64_t *word, int mode, int *announced)
 
 void win_unlock_here(_Atomic uint64_t *word, int mode)
 {
-    atom_fetch_add_acq_rel(word, (uint64_t)-(mode == REACH_LOCK_SHARED ? WIN_READER : WIN_WRITER));
+    atom_fetch_add_acq_rel(word, (uint64_t)-win_hold(mode));
 }
 
 void win_epoch_apply(int rank, const win_epoch_t *e, char *out)
@@ -294,8 +294,7 @@ static void win_queue_send(reach_win_t *w, int rank, int release)
         win_epoch_apply(rank, e, gets);
         atom_fence_seq_cst();
         if (release)
-            win_word_op(w, rank, NET_SYNC_ADD64,
-                        (uint64_t)-(e->mode == REACH_LOCK_SHARED ? WIN_READER : WIN_WRITER), 0);
+            win_word_op(w, rank, NET_SYNC_ADD64, (uint64_t)-win_hold((int)e->mode), 0);
     }
     char *p = gets;
     for (size_t i = 0; i < q->ngets; i++) {
@@ -441,6 +440,32 @@ int reach_win_free(reach_win_t *w)
     return st;
 }
 
+/* Opens an epoch on rank: takes the lock (deferred: starts the queue). */
+static void win_open(reach_win_t *w, int rank, int mode)
+{
+    if (w->deferred) {
+        win_queue_start(w, rank, mode);
+        w->queue[rank].acquired = 0;
+    } else {
+        win_lock_word(w, rank, mode);
+    }
+    w->held[rank] = (signed char)mode;
+    w->open++;
+}
+
+/* Closes the epoch on rank: releases the lock, whose operations a direct
+ * caller has fenced; deferred, sends lock, operations and release
+ * together. */
+static void win_close(reach_win_t *w, int rank)
+{
+    if (w->deferred)
+        win_queue_send(w, rank, 1);
+    else
+        win_word_op(w, rank, NET_SYNC_ADD64, (uint64_t)-win_hold(w->held[rank]), 0);
+    w->held[rank] = 0;
+    w->open--;
+}
+
 int reach_win_lock(reach_win_t *w, int mode, int rank)
 {
     const char *call = "reach_win_lock";
@@ -450,32 +475,9 @@ int reach_win_lock(reach_win_t *w, int mode, int rank)
                       mode);
     if (st != REACH_SUCCESS)
         return st;
-    if (w->deferred) {
-        win_queue_start(w, rank, mode);
-        w->queue[rank].acquired = 0;
-    } else {
-        win_lock_word(w, rank, mode);
-    }
-    w->held[rank] = (signed char)mode;
-    w->open++;
+    win_open(w, rank, mode);
     rt_count(REACH_OP_LOCK, rank, 0);
     return REACH_SUCCESS;
-}
-
-/* Completes the epoch's operations, then releases the lock (deferred:
- * sends lock, operations and release together). */
-static void win_release(reach_win_t *w, int rank)
-{
-    if (w->deferred) {
-        win_queue_send(w, rank, 1);
-    } else {
-        reach_fence(rank);
-        uint64_t sub = w->held[rank] == REACH_LOCK_SHARED ? WIN_READER : WIN_WRITER;
-        win_word_op(w, rank, NET_SYNC_ADD64, (uint64_t)-sub, 0);
-    }
-    w->held[rank] = 0;
-    w->open--;
-    rt_count(REACH_OP_UNLOCK, rank, 0);
 }
 
 int reach_win_unlock(reach_win_t *w, int rank)
@@ -486,7 +488,10 @@ int reach_win_unlock(reach_win_t *w, int rank)
         st = rt_error(REACH_ERR_EPOCH, call, "the epoch on rank %d is part of a lock_all", rank);
     if (st != REACH_SUCCESS)
         return st;
-    win_release(w, rank);
+    if (!w->deferred)
+        reach_fence(rank);
+    win_close(w, rank);
+    rt_count(REACH_OP_UNLOCK, rank, 0);
     return REACH_SUCCESS;
 }
 
@@ -498,16 +503,8 @@ int reach_win_lock_all(reach_win_t *w)
         st = rt_error(REACH_ERR_EPOCH, call, "%d epoch(s) are already open on this window", w->open);
     if (st != REACH_SUCCESS)
         return st;
-    for (int r = 0; r < rt.size; r++) {
-        if (w->deferred) {
-            win_queue_start(w, r, REACH_LOCK_SHARED);
-            w->queue[r].acquired = 0;
-        } else {
-            win_lock_word(w, r, REACH_LOCK_SHARED);
-        }
-        w->held[r] = REACH_LOCK_SHARED;
-    }
-    w->open = rt.size;
+    for (int r = 0; r < rt.size; r++)
+        win_open(w, r, REACH_LOCK_SHARED);
     w->all = 1;
     return REACH_SUCCESS;
 }
@@ -522,14 +519,8 @@ int reach_win_unlock_all(reach_win_t *w)
         return st;
     if (!w->deferred)
         reach_fence_all();
-    for (int r = 0; r < rt.size; r++) {
-        if (w->deferred)
-            win_queue_send(w, r, 1);
-        else
-            win_word_op(w, r, NET_SYNC_ADD64, (uint64_t)-WIN_READER, 0);
-        w->held[r] = 0;
-    }
-    w->open = 0;
+    for (int r = 0; r < rt.size; r++)
+        win_close(w, r);
     w->all = 0;
     return REACH_SUCCESS;
 }

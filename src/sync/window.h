@@ -13,6 +13,12 @@
 #define WIN_WAITER ((uint64_t)1 << 40)
 #define WIN_READERS_MASK (WIN_WRITER - 1)
 
+/* What a holder in mode adds to the word, and takes back at release. */
+static inline uint64_t win_hold(int mode)
+{
+    return mode == REACH_LOCK_SHARED ? WIN_READER : WIN_WRITER;
+}
+
 /* One attempt at a lock on a word of this process's arena; *announced
  * says whether an exclusive locker already counts as waiting (set on the
  * first attempt). 1 if taken. */
