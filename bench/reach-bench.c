@@ -538,13 +538,17 @@ static void bench_locks(void)
  * (a sample: the mean of WIN_ITERS epochs). */
 #define WIN_ITERS 50
 
-static double win_epoch_us(reach_win_t *w, int get, size_t size)
+/* Microseconds per epoch on rank 1: lock (exclusive), one put or get of
+ * size, c_us of computation, unlock; the mean of WIN_ITERS. */
+static double win_epoch_us(reach_win_t *w, int get, size_t size, double c_us)
 {
     double t0 = now();
     int bad = 0;
     for (int i = 0; i < WIN_ITERS; i++) {
         bad |= reach_win_lock(w, REACH_LOCK_EXCLUSIVE, 1) != 0;
         bad |= (get ? reach_win_get(w, B.dst, 0, size, 1) : reach_win_put(w, B.src, 0, size, 1)) != 0;
+        for (double end = now() + 1e-6 * c_us; now() < end;)
+            ;   /* the computation */
         bad |= reach_win_unlock(w, 1) != 0;
     }
     if (bad)
@@ -552,15 +556,32 @@ static double win_epoch_us(reach_win_t *w, int get, size_t size)
     return 1e6 * (now() - t0) / WIN_ITERS;
 }
 
-static void bench_win_latency(void)
+static const char *const win_modes[2] = {"direct", "deferred"};
+
+/* A window of bytes per rank in each mode (collective). */
+static void win_pair_create(size_t bytes, reach_win_t *w[2])
 {
-    static const char *const modes[] = {"direct", "deferred"};
-    reach_win_t *w[2];
     void **bases = malloc(sizeof(void *) * (size_t)B.np);
     for (int m = 0; m < 2; m++)
-        if (!bases || reach_set_win_sync(modes[m]) != REACH_SUCCESS ||
-            reach_win_allocate(B.max_size, bases, &w[m]) != REACH_SUCCESS)
-            reach_abort(1, "reach-bench: set-up of the window test failed");
+        if (!bases || reach_set_win_sync(win_modes[m]) != REACH_SUCCESS ||
+            reach_win_allocate(bytes, bases, &w[m]) != REACH_SUCCESS)
+            reach_abort(1, "reach-bench: set-up of a window test failed");
+    free(bases);
+    if (reach_set_win_sync(getenv("REACH_WIN_SYNC") ? getenv("REACH_WIN_SYNC") : "direct") != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: reach_set_win_sync failed");
+}
+
+static void win_pair_free(reach_win_t *w[2])
+{
+    for (int m = 0; m < 2; m++)
+        if (reach_win_free(w[m]) != REACH_SUCCESS)
+            reach_abort(1, "reach-bench: reach_win_free failed");
+}
+
+static void bench_win_latency(void)
+{
+    reach_win_t *w[2];
+    win_pair_create(B.max_size, w);
     if (B.me == 0)
         printf("\nwindow epochs on rank 1: lock (exclusive) + one operation + unlock (paper 002, Fig. 3; "
                "us, median of %d)\n%10s %12s %12s %12s %12s\n", B.samples, "bytes", "put direct",
@@ -569,7 +590,7 @@ static void bench_win_latency(void)
         double med[4], us[4][MAX_SAMPLES];
         for (int s = 0; B.me == 0 && s < B.samples; s++)
             for (int k = 0; k < 4; k++)
-                us[k][s] = win_epoch_us(w[k % 2], k / 2, size);
+                us[k][s] = win_epoch_us(w[k % 2], k / 2, size, 0);
         if (B.me == 0) {
             static const char *const names[] = {"win put direct", "win put deferred", "win get direct",
                                                 "win get deferred"};
@@ -581,12 +602,7 @@ static void bench_win_latency(void)
         }
         reach_barrier();
     }
-    for (int m = 0; m < 2; m++)
-        if (reach_win_free(w[m]) != REACH_SUCCESS)
-            reach_abort(1, "reach-bench: reach_win_free failed");
-    free(bases);
-    if (reach_set_win_sync(getenv("REACH_WIN_SYNC") ? getenv("REACH_WIN_SYNC") : "direct") != REACH_SUCCESS)
-        reach_abort(1, "reach-bench: reach_set_win_sync failed");
+    win_pair_free(w);
 }
 
 /* Paper 002, Figures 4 and 5: sender-side overlap. An epoch on rank 1's
@@ -594,34 +610,13 @@ static void bench_win_latency(void)
  * is a share of the epoch's own time without computation (t0). The
  * overlap is the part of t0 hidden behind the computation,
  * (t0 + c - t) / t0, and t the total time. */
-static double win_compute_epoch_us(reach_win_t *w, size_t size, double c_us)
-{
-    double t0 = now();
-    int bad = 0;
-    for (int i = 0; i < WIN_ITERS; i++) {
-        bad |= reach_win_lock(w, REACH_LOCK_EXCLUSIVE, 1) != 0;
-        bad |= reach_win_put(w, B.src, 0, size, 1) != 0;
-        for (double end = now() + 1e-6 * c_us; now() < end;)
-            ;   /* the computation */
-        bad |= reach_win_unlock(w, 1) != 0;
-    }
-    if (bad)
-        reach_abort(1, "reach-bench: a window epoch failed");
-    return 1e6 * (now() - t0) / WIN_ITERS;
-}
-
 static void bench_win_overlap(void)
 {
-    static const char *const modes[] = {"direct", "deferred"};
     static const double share[] = {0.5, 1.0, 2.0};
     size_t sizes[] = {8, 16384, 262144};
     reach_win_t *w[2];
-    void **bases = malloc(sizeof(void *) * (size_t)B.np);
     size_t wsize = B.max_size < sizes[2] ? B.max_size : sizes[2];
-    for (int m = 0; m < 2; m++)
-        if (!bases || reach_set_win_sync(modes[m]) != REACH_SUCCESS ||
-            reach_win_allocate(wsize, bases, &w[m]) != REACH_SUCCESS)
-            reach_abort(1, "reach-bench: set-up of the overlap test failed");
+    win_pair_create(wsize, w);
     if (B.me == 0)
         printf("\nsender-side overlap: lock + put + computation + unlock on rank 1 (paper 002, Figs. 4-5; "
                "us, median of %d; computation as a share of t0)\n%10s %-9s %9s %19s %19s %19s\n",
@@ -631,31 +626,26 @@ static void bench_win_overlap(void)
         for (int m = 0; m < 2; m++) {
             double us[MAX_SAMPLES], t0 = 0, t[3] = {0};
             for (int s = 0; B.me == 0 && s < B.samples; s++)
-                us[s] = win_compute_epoch_us(w[m], sizes[z], 0);
+                us[s] = win_epoch_us(w[m], 0, sizes[z], 0);
             if (B.me == 0)
                 t0 = median(us, B.samples);
             for (int k = 0; B.me == 0 && k < 3; k++) {
                 for (int s = 0; s < B.samples; s++)
-                    us[s] = win_compute_epoch_us(w[m], sizes[z], share[k] * t0);
+                    us[s] = win_epoch_us(w[m], 0, sizes[z], share[k] * t0);
                 t[k] = median(us, B.samples);
                 char name[48];
-                snprintf(name, sizeof name, "win overlap %s %.0f%%", modes[m], 100 * share[k]);
+                snprintf(name, sizeof name, "win overlap %s %.0f%%", win_modes[m], 100 * share[k]);
                 json_result(name, "reach", sizes[z], t[k], us);
             }
             if (B.me == 0) {
-                printf("%10zu %-9s %9.2f", sizes[z], modes[m], t0);
+                printf("%10zu %-9s %9.2f", sizes[z], win_modes[m], t0);
                 for (int k = 0; k < 3; k++)
                     printf(" %9.2f %8.0f%%", t[k], 100 * (t0 + share[k] * t0 - t[k]) / t0);
                 printf("\n");
             }
             reach_barrier();
         }
-    for (int m = 0; m < 2; m++)
-        if (reach_win_free(w[m]) != REACH_SUCCESS)
-            reach_abort(1, "reach-bench: reach_win_free failed");
-    free(bases);
-    if (reach_set_win_sync(getenv("REACH_WIN_SYNC") ? getenv("REACH_WIN_SYNC") : "direct") != REACH_SUCCESS)
-        reach_abort(1, "reach-bench: reach_set_win_sync failed");
+    win_pair_free(w);
 }
 
 static void usage(void)
