@@ -121,8 +121,9 @@ static inline uintptr_t mcs_qnode_raddr(uint64_t enc, size_t field)
            (size_t)mcs_slot(enc) * sizeof(mcs_qnode_t) + field;
 }
 
-/* An operation on the next field of a queue node: a CPU atomic on this
- * node, its process's server on another. Returns the old value. */
+/* A compare-and-swap or store (trylock's) on the next field of a queue
+ * node: a CPU atomic on this node, its process's server on another.
+ * Returns the old value. */
 static uint64_t mcs_next_op(uint64_t enc, net_sync_op_t op, uint64_t a, uint64_t b)
 {
     mcs_qnode_t *q = mcs_qnode(enc);
@@ -132,8 +133,6 @@ static uint64_t mcs_next_op(uint64_t enc, net_sync_op_t op, uint64_t a, uint64_t
                   op == NET_SYNC_STORE64 ? NULL : &old);
         return old;
     }
-    if (op == NET_SYNC_SWAP64)
-        return atom_xchg_acq_rel(&q->next, a);
     if (op == NET_SYNC_STORE64) {
         atom_store_release(&q->next, a);
         return 0;
