@@ -328,12 +328,17 @@ REACH_API int reach_win_unlock(reach_win_t *win, int rank);
 REACH_API int reach_win_lock_all(reach_win_t *win);
 REACH_API int reach_win_unlock_all(reach_win_t *win);
 /* Inside an epoch: everything issued to rank (to every rank) is complete
- * at the target; flush_local: the local buffers may be reused (always the
- * case when an operation returns here). */
+ * at the target; flush_local: the local buffers of operations on rank may
+ * be reused. */
 REACH_API int reach_win_flush(reach_win_t *win, int rank);
 REACH_API int reach_win_flush_all(reach_win_t *win);
 REACH_API int reach_win_flush_local(reach_win_t *win, int rank);
-/* Inside an epoch on rank: disp is a byte displacement in rank's window. */
+/* Inside an epoch on rank: disp is a byte displacement in rank's window.
+ * As in MPI, a put's source must stay unchanged until flush_local, flush
+ * or unlock on rank (a direct put to another node returns before it is
+ * read, so that computation overlaps the transfer); the other operations'
+ * buffers may be reused when they return, a get's with its data (in
+ * deferred mode: after the next flush or unlock). */
 REACH_API int reach_win_put(reach_win_t *win, const void *src, size_t disp, size_t bytes, int rank);
 REACH_API int reach_win_get(reach_win_t *win, void *dst, size_t disp, size_t bytes, int rank);
 REACH_API int reach_win_acc(reach_win_t *win, reach_type_t type, const void *scale, const void *src,

@@ -1,4 +1,5 @@
 /* Contiguous put, get and accumulate, blocking and non-blocking. */
+#include "api/rma.h"
 #include "core/acc.h"
 #include "core/request.h"
 #include "core/runtime.h"
@@ -7,20 +8,25 @@
 
 #include <string.h>
 
-int reach_put(const void *src, void *dst, size_t bytes, int rank)
+int rma_put(const char *call, const void *src, void *dst, size_t bytes, int rank, int nbi)
 {
     char *local = NULL;
-    int st = rt_translate("reach_put", rank, dst, bytes, &local);
+    int st = rt_translate(call, rank, dst, bytes, &local);
     if (unlikely(st != REACH_SUCCESS))
         return st;
-    if (unlikely((st = rt_check_local("reach_put", src, bytes, "source")) != REACH_SUCCESS))
+    if (unlikely((st = rt_check_local(call, src, bytes, "source")) != REACH_SUCCESS))
         return st;
     rt_count(REACH_OP_PUT, rank, bytes);
     if (likely(local != NULL))
         shm_copy(local, src, bytes);
     else if (bytes > 0)
-        return net->put(rank, src, (uintptr_t)dst, bytes);
+        return (nbi ? net->put_nbi : net->put)(rank, src, (uintptr_t)dst, bytes);
     return REACH_SUCCESS;
+}
+
+int reach_put(const void *src, void *dst, size_t bytes, int rank)
+{
+    return rma_put("reach_put", src, dst, bytes, rank, 0);
 }
 
 int reach_get(const void *src, void *dst, size_t bytes, int rank)

@@ -29,6 +29,7 @@
  *   applies the operations and answers with the gets' data. A flush sends
  *   what is queued with the lock and keeps it; the rest follows at unlock.
  */
+#include "api/rma.h"
 #include "core/acc.h"
 #include "core/group.h"
 #include "core/strided.h"
@@ -555,8 +556,12 @@ int reach_win_flush_all(reach_win_t *w)
 
 int reach_win_flush_local(reach_win_t *w, int rank)
 {
-    /* Operations return once their local buffers may be reused. */
-    return win_check_epoch("reach_win_flush_local", w, rank, 1);
+    /* Deferred epochs copy what they send; a direct put to another node
+     * may still be reading its source. */
+    int st = win_check_epoch("reach_win_flush_local", w, rank, 1);
+    if (st == REACH_SUCCESS && !w->deferred && !reach_same_node(rank))
+        st = net->flush_local(rank);
+    return st;
 }
 
 /* Checks an operation of bytes at disp on rank's window; *remote gets the
@@ -581,7 +586,7 @@ int reach_win_put(reach_win_t *w, const void *src, size_t disp, size_t bytes, in
     void *remote = NULL;
     int st = win_op_check("reach_win_put", w, disp, bytes, rank, src, "source", &remote);
     if (st != REACH_SUCCESS || !w->deferred)
-        return st != REACH_SUCCESS ? st : reach_put(src, remote, bytes, rank);
+        return st != REACH_SUCCESS ? st : rma_put("reach_win_put", src, remote, bytes, rank, 1);
     win_queue_op(w, rank, WIN_OP_PUT, REACH_INT, NULL, src, NULL, (uintptr_t)remote, bytes);
     return REACH_SUCCESS;
 }

@@ -60,6 +60,11 @@ typedef struct transport {
     /* A put, then one added to the waitword at word (the target's address)
      * and its sleepers woken, in one message. */
     int (*put_signal)(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word);
+    /* A put that returns at once: src stays unchanged until flush_local,
+     * flush or the next operation to rank, which wait for it. */
+    int (*put_nbi)(int rank, const void *src, uintptr_t raddr, size_t bytes);
+    /* The source of rank's put_nbi may be reused. */
+    int (*flush_local)(int rank);
     /* Paper 000's op_init and op_done: writes sent to rank since start-up,
      * and waiting until this process has completed `count` writes from all
      * origins (both modulo 2^32). A put is complete at the target when the

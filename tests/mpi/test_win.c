@@ -134,6 +134,40 @@ static void test_flush(void)
     free(bases);
 }
 
+/* A large put (rendezvous to another node, returning before its source
+ * is read), then a small one over its first bytes: the second lands last
+ * (location consistency); after flush_local the source may be reused. */
+static void test_large_put(void)
+{
+    enum { BIG = 1 << 20, SMALL = 64 };
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    unsigned char *src = malloc(BIG), patch[SMALL];
+    reach_win_t *w;
+    CHECK(reach_win_allocate(BIG, bases, &w) == REACH_SUCCESS);
+    memset(bases[me], 0, BIG);
+    memset(src, 0xa5, BIG);
+    memset(patch, 0x5a, SMALL);
+    reach_barrier();
+    int t = (me + 1) % np;
+    CHECK(reach_win_lock(w, REACH_LOCK_EXCLUSIVE, t) == REACH_SUCCESS);
+    CHECK(reach_win_put(w, src, 0, BIG, t) == REACH_SUCCESS);
+    CHECK(reach_win_put(w, patch, 0, SMALL, t) == REACH_SUCCESS);
+    CHECK(reach_win_flush_local(w, t) == REACH_SUCCESS);
+    memset(src, 0xff, BIG);
+    memset(patch, 0xff, SMALL);
+    CHECK(reach_win_unlock(w, t) == REACH_SUCCESS);
+    reach_barrier();
+    const unsigned char *mine = bases[me];
+    size_t bad = 0;
+    for (size_t i = 0; i < BIG; i++)
+        bad += mine[i] != (i < SMALL ? 0x5a : 0xa5);
+    CHECK_EQ_LL(bad, 0);
+    reach_barrier();
+    CHECK(reach_win_free(w) == REACH_SUCCESS);
+    free(src);
+    free(bases);
+}
+
 /* Deferred: nothing leaves the origin before unlock, and then one message
  * carries lock, operations and release. Direct: the lock is taken at
  * once. Counted on rank 0 with rank 1 on another node, the others idle. */
@@ -310,6 +344,7 @@ int main(int argc, char **argv)
     test_readers_writers();
     test_lock_all();
     test_flush();
+    test_large_put();
     test_messages();
     test_noncontig();
     test_errors();

@@ -119,6 +119,7 @@ static struct {
     uint32_t *fenced;        /* by rank: sent[rank] at the last fence */
     uint32_t *since_ack;     /* by rank: counted requests since the last ack request */
     ux_slot_t *fence_slots;  /* by rank: replies of one flush_all */
+    void **inflight;         /* by rank: the send of a put_nbi, until settled */
     /* The server thread's side. */
     uint32_t *done_from;     /* by origin: counted requests completed */
     shm_waitword_t done;     /* all counted requests completed here (op_done) */
@@ -625,8 +626,19 @@ static void ux_wait_pending(int rank, int below)
  * signal. Puts may go by
  * rendezvous, straight from src into the target's segment; every other
  * request is eager. */
-static void ux_send(int rank, ux_request_t *rq, const void *data, size_t len, ux_slot_t *slot)
+/* Waits until the source of rank's put_nbi, if any, may be reused: then
+ * its data is in place at the target (a rendezvous completes at the origin
+ * once the target has received it). */
+static int ux_settle(int rank)
 {
+    void *req = ux.inflight[rank];
+    ux.inflight[rank] = NULL;
+    return ux_wait(req, "put");
+}
+
+static void *ux_send_nbx(int rank, ux_request_t *rq, const void *data, size_t len, ux_slot_t *slot)
+{
+    ux_settle(rank);                          /* location consistency */
     ux_wait_pending(rank, UX_MAX_PENDING);   /* back-pressure, not growth */
     rq->origin = rt.rank;
     rq->counted = slot == NULL && rq->kind != REQ_SIGNAL &&
@@ -646,7 +658,15 @@ static void ux_send(int rank, ux_request_t *rq, const void *data, size_t len, ux
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
                              .flags = rq->kind == REQ_PUT ? 0 : UCP_AM_SEND_FLAG_EAGER};
     rt_stat_inc(&rt.stats.messages);
-    ux_wait(ucp_am_send_nbx(ux.ep[rank], AM_REQUEST, rq, sizeof *rq, data, len, &p), "send");
+    void *req = ucp_am_send_nbx(ux.ep[rank], AM_REQUEST, rq, sizeof *rq, data, len, &p);
+    if (UCS_PTR_IS_ERR(req))
+        rt_fatal("UCX send failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
+    return req;
+}
+
+static void ux_send(int rank, ux_request_t *rq, const void *data, size_t len, ux_slot_t *slot)
+{
+    ux_wait(ux_send_nbx(rank, rq, data, len, slot), "send");
 }
 
 static void ux_wait_slot(ux_slot_t *slot)
@@ -677,6 +697,17 @@ static int ux_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
     ux_request_t rq = {.kind = REQ_PUT, .raddr = raddr};
     ux_send(rank, &rq, src, bytes, NULL);
+    return REACH_SUCCESS;
+}
+
+/* The put returns at once; the next request to rank (any kind, which
+ * keeps location consistency), a flush or flush_local waits for its send.
+ * Meanwhile the target's server takes a rendezvous' data while the origin
+ * computes: paper 002's sender-side overlap. */
+static int ux_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes)
+{
+    ux_request_t rq = {.kind = REQ_PUT, .raddr = raddr};
+    ux.inflight[rank] = ux_send_nbx(rank, &rq, src, bytes, NULL);
     return REACH_SUCCESS;
 }
 
@@ -917,6 +948,8 @@ static const transport_t ucx_transport = {
     .flush = ux_flush,
     .flush_all = ux_flush_all,
     .put_signal = ux_put_signal,
+    .put_nbi = ux_put_nbi,
+    .flush_local = ux_settle,
     .sent_to = ux_sent_to,
     .wait_completed = ux_wait_completed,
     .push = ux_push,
@@ -1019,13 +1052,14 @@ int ucx_init(void)
     ux.fenced = calloc((size_t)rt.size, sizeof(uint32_t));
     ux.since_ack = calloc((size_t)rt.size, sizeof(uint32_t));
     ux.fence_slots = calloc((size_t)rt.size, sizeof(ux_slot_t));
+    ux.inflight = calloc((size_t)rt.size, sizeof(void *));
     ux.done_from = calloc((size_t)rt.size, sizeof(uint32_t));
     ux.deferred = calloc((size_t)rt.size, sizeof(ux_request_t));
     ux.ndeferred = 0;
     atom_store_relaxed(&ux.done.value, 0);
     if (!bases || !ux.ep || !ux.reply_ep || !ux.push_ep || !ux.rkey || !ux.pending || !ux.sent ||
         !ux.fenced ||
-        !ux.since_ack || !ux.fence_slots || !ux.done_from || !ux.deferred)
+        !ux.since_ack || !ux.fence_slots || !ux.inflight || !ux.done_from || !ux.deferred)
         rt_fatal("reach_init: out of memory");
     uintptr_t mine = me->rbase;
     MPI_Allgather(&mine, sizeof mine, MPI_BYTE, bases, sizeof mine, MPI_BYTE, rt.comm);
@@ -1109,6 +1143,7 @@ void ucx_finalize(void)
     free(ux.fenced);
     free(ux.since_ack);
     free(ux.fence_slots);
+    free(ux.inflight);
     free(ux.done_from);
     free(ux.deferred);
     while (ux.epochs) {   /* none if every origin saw its unlock done */
