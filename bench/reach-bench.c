@@ -7,6 +7,7 @@
  * 2 ms). Figures are printed as tables and written with every sample to a
  * JSON file. */
 #include "reach.h"
+#include "lu_kernel.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -185,17 +186,23 @@ static void measure(int n, const enum op *ops, size_t size, double us[][MAX_SAMP
         med[k] = median(us[k], B.samples);
 }
 
-static void json_result(const char *op, const char *impl, size_t size, double median,
-                        const double *us)
+/* One figure's samples (n of them, in unit) and their median. */
+static void json_values(const char *op, const char *impl, size_t size, const char *unit, double median,
+                        const double *v, int n)
 {
     if (!B.json)
         return;
-    fprintf(B.json, "%s\n    {\"op\": \"%s\", \"impl\": \"%s\", \"bytes\": %zu, \"median_us\": %.6f, \"samples_us\": [",
-            B.json_first ? "" : ",", op, impl, size, median);
-    for (int s = 0; s < B.samples; s++)
-        fprintf(B.json, "%s%.6f", s ? ", " : "", us[s]);
+    fprintf(B.json, "%s\n    {\"op\": \"%s\", \"impl\": \"%s\", \"bytes\": %zu, \"median_%s\": %.6f, \"samples_%s\": [",
+            B.json_first ? "" : ",", op, impl, size, unit, median, unit);
+    for (int s = 0; s < n; s++)
+        fprintf(B.json, "%s%.6f", s ? ", " : "", v[s]);
     fprintf(B.json, "]}");
     B.json_first = 0;
+}
+
+static void json_result(const char *op, const char *impl, size_t size, double median, const double *us)
+{
+    json_values(op, impl, size, "us", median, us, B.samples);
 }
 
 /* Ends a phase of measurements taken on rank 0. Meanwhile the target
@@ -648,13 +655,222 @@ static void bench_win_overlap(void)
     win_pair_free(w);
 }
 
+/* Paper 002, Figure 6: receiver-side overlap. Rank 1 does a fixed amount
+ * of computation (about 20 ms alone) while origins run lock (shared) +
+ * get of a size + unlock on its window without pause; the figure is the
+ * target's time, which grows with what the epochs take from it (its
+ * server thread's work, and its core), beside the epochs the origins ran
+ * meanwhile (mean per sample). One origin (rank 0), then every rank but 1. */
+static volatile double win_sink;
+
+static void win_compute(long iters)
+{
+    double x = 1.0;
+    for (long i = 0; i < iters; i++)
+        x = x * 1.0000001 + 1e-9;
+    win_sink = x;
+}
+
+/* The target's time (ms) for iters of computation while `origins` ranks
+ * (0 and up, skipping 1) run epochs of size on w (alone if w is NULL);
+ * *epochs: how many they ran, on rank 0. */
+static double win_target_ms(reach_win_t *w, long iters, size_t size, int origins, long *flags[],
+                            long *epochs)
+{
+    long mine = 0;
+    int origin = B.me != 1 && (B.me == 0 ? 1 : B.me) < origins + 1;
+    volatile long *stop = flags[B.me];
+    *stop = 0;
+    reach_barrier();
+    double t = 0;
+    if (B.me == 1) {
+        double t0 = now();
+        win_compute(iters);
+        t = 1e3 * (now() - t0);
+        long one = 1;
+        for (int r = 0; r < B.np; r++)
+            if (r != 1 && reach_put(&one, flags[r], sizeof one, r) != REACH_SUCCESS)
+                reach_abort(1, "reach-bench: stopping the origins failed");
+        reach_fence_all();
+    } else if (origin && w) {
+        while (*stop == 0)
+            if (reach_win_lock(w, REACH_LOCK_SHARED, 1) != REACH_SUCCESS ||
+                reach_win_get(w, B.dst, 0, size, 1) != REACH_SUCCESS ||
+                reach_win_unlock(w, 1) != REACH_SUCCESS)
+                reach_abort(1, "reach-bench: a window epoch failed");
+            else
+                mine++;
+    }
+    MPI_Reduce(&mine, epochs, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    return t;
+}
+
+static void bench_win_receiver(void)
+{
+    static const size_t sizes[] = {1024, 32768, 262144};
+    size_t wsize = B.max_size < sizes[2] ? B.max_size : sizes[2];
+    reach_win_t *w[2];
+    long **flags = malloc(sizeof(long *) * (size_t)B.np);
+    if (!flags || reach_malloc(sizeof(long), (void **)flags) != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: set-up of the receiver-side test failed");
+    win_pair_create(wsize, w);
+    /* Calibrated on the target: iterations for about 20 ms alone. */
+    long iters = 1000000;
+    if (B.me == 1) {
+        double t0 = now();
+        win_compute(iters);
+        iters = (long)(iters * 0.020 / (now() - t0)) + 1;
+    }
+    MPI_Bcast(&iters, 1, MPI_LONG, 1, MPI_COMM_WORLD);
+    double ms[MAX_SAMPLES], alone;
+    long epochs[MAX_SAMPLES];
+    for (int s = 0; s < B.samples; s++)
+        ms[s] = win_target_ms(NULL, iters, 0, 0, flags, &epochs[s]);
+    alone = median(ms, B.samples);
+    if (B.me == 1)
+        MPI_Send(&alone, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+    if (B.me == 0) {
+        MPI_Recv(&alone, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        printf("\nreceiver-side overlap: rank 1 computes %.1f ms alone while origins run lock (shared) + "
+               "get + unlock on its window (paper 002, Fig. 6; ms, median of %d; x: against alone)\n"
+               "%-7s %10s %10s %6s %8s %10s %6s %8s %9s\n",
+               alone, B.samples, "origins", "bytes", "direct", "x", "epochs", "deferred", "x", "epochs",
+               "def/dir");
+    }
+    for (int origins = 1; origins < B.np; origins = origins < B.np - 1 ? B.np - 1 : B.np)
+        for (int z = 0; z < 3 && sizes[z] <= wsize; z++) {
+            double t[2];
+            long n[2] = {0, 0};
+            for (int m = 0; m < 2; m++) {
+                for (int s = 0; s < B.samples; s++) {
+                    ms[s] = win_target_ms(w[m], iters, sizes[z], origins, flags, &epochs[s]);
+                    n[m] += epochs[s] / B.samples;
+                }
+                t[m] = median(ms, B.samples);
+                char name[48];
+                snprintf(name, sizeof name, "win receiver %s %d origins", win_modes[m], origins);
+                if (B.me == 1)
+                    MPI_Send(ms, B.samples, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+                if (B.me == 0) {
+                    MPI_Recv(ms, B.samples, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    t[m] = median(ms, B.samples);
+                    json_values(name, "reach", sizes[z], "ms", t[m], ms, B.samples);
+                }
+            }
+            if (B.me == 0)
+                printf("%-7d %10zu %10.2f %6.2f %8ld %10.2f %6.2f %8ld %9.2f%s\n", origins, sizes[z],
+                       t[0], t[0] / alone, n[0], t[1], t[1] / alone, n[1], t[1] / t[0],
+                       origins + 1 > B.cores ? "   (more processes than cores)" : "");
+        }
+    win_pair_free(w);
+    if (reach_free(flags[B.me]) != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: reach_free failed");
+    free(flags);
+}
+
+/* Paper 002, Figures 7 and 8: the blocked LU (examples/lu_kernel.c) on
+ * 1, 2, 4 ... processes of the job, its blocks fetched with exclusive
+ * lock / get / unlock, in both modes: the time (median of up to 5 runs)
+ * and the breakdown of the median run, the mean over the grid's ranks.
+ * The first run of each is checked (residual below 1e-10). */
+#define LU_N 1024
+#define LU_B 64
+
+static void bench_lu(void)
+{
+    enum { RUNS = 5 };
+    int runs = B.samples < RUNS ? B.samples : RUNS;
+    if (B.me == 0)
+        printf("\nLU n=%d b=%d, blocks by exclusive lock/get/unlock (paper 002, Figs. 7-8; ms, median of "
+               "%d runs; breakdown of the median run)\n%-3s %-9s %9s %8s %8s %8s %8s %8s %8s\n",
+               LU_N, LU_B, runs, "P", "mode", "time", "lock", "get", "unlock", "barrier", "compute",
+               "def/dir");
+    for (int p = 1; p <= B.np; p = p < B.np && 2 * p > B.np ? B.np : 2 * p) {
+        double t[2] = {0, 0};
+        for (int m = 0; m < 2; m++) {
+            lu_result_t r[RUNS];
+            double ms[RUNS];
+            if (reach_set_win_sync(win_modes[m]) != REACH_SUCCESS)
+                reach_abort(1, "reach-bench: reach_set_win_sync failed");
+            for (int s = 0; s < runs; s++) {
+                if (lu_run(LU_N, LU_B, p, s == 0, &r[s]) != REACH_SUCCESS)
+                    reach_abort(1, "reach-bench: the LU run failed");
+                ms[s] = 1e3 * r[s].seconds;
+                if (B.me == 0 && !(r[s].residual < 1e-10))
+                    reach_abort(1, "reach-bench: the LU residual is too large");
+            }
+            if (B.me != 0)
+                continue;
+            t[m] = median(ms, runs);
+            int mid = 0;
+            for (int s = 0; s < runs; s++)
+                mid = ms[s] == t[m] ? s : mid;
+            char name[48];
+            snprintf(name, sizeof name, "lu %s P=%d", win_modes[m], p);
+            json_values(name, "reach", LU_N, "ms", t[m], ms, runs);
+            printf("%-3d %-9s %9.2f", p, win_modes[m], t[m]);
+            for (int k = 0; k < LU_PARTS; k++)
+                printf(" %8.2f", 1e3 * r[mid].part[k]);
+            if (m == 1)
+                printf(" %8.2f", t[1] / t[0]);
+            printf("%s\n", p > B.cores ? "   (more processes than cores)" : "");
+        }
+    }
+    if (reach_set_win_sync(getenv("REACH_WIN_SYNC") ? getenv("REACH_WIN_SYNC") : "direct") != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: reach_set_win_sync failed");
+}
+
+/* Barriers involve every rank. MPI's busy-polling barrier is only
+ * meaningful with no more processes than cores. */
+static void bench_barrier(void)
+{
+    double us[1][MAX_SAMPLES], tr, tm = -1;
+    const enum op rb = REACH_BARRIER, mb = MPI_BARRIER;
+    measure(1, &rb, 0, us, &tr);
+    if (B.me == 0)
+        json_result("barrier", "reach", 0, tr, us[0]);
+    if (B.np <= B.cores) {
+        measure(1, &mb, 0, us, &tm);
+        if (B.me == 0)
+            json_result("barrier", "mpi3", 0, tm, us[0]);
+    }
+    if (B.me == 0) {
+        if (tm > 0)
+            printf("%-22s %10.3f %10.3f %10.1f   (%d processes)\n", "barrier", tr, tm, tm / tr, B.np);
+        else
+            printf("%-22s %10.3f %10s %10s   (%d processes > %d cores: MPI_Barrier not measured)\n",
+                   "barrier", tr, "-", "-", B.np, B.cores);
+    }
+}
+
+/* The experiments, in the order they run; --only names a subset. */
+static const char *const experiments[] = {"transfer", "strided", "sync",  "ga_sync",      "locks",
+                                          "win_latency", "win_overlap", "win_receiver", "lu"};
+enum { NEXPERIMENTS = sizeof experiments / sizeof experiments[0] };
+static const char *only;   /* comma-separated names, or NULL for all */
+
+static int wanted(const char *name)
+{
+    if (!only)
+        return 1;
+    size_t len = strlen(name);
+    for (const char *p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+            return 1;
+    return 0;
+}
+
 static void usage(void)
 {
-    printf("usage: mpiexec -n N reach-bench [--quick] [--max-size BYTES] [--json FILE]\n"
+    printf("usage: mpiexec -n N reach-bench [--quick] [--max-size BYTES] [--json FILE] [--only NAMES]\n"
            "  N >= 2: rank 0 works on rank 1's memory, the others sleep.\n"
            "  --quick     7 samples per figure instead of 15\n"
            "  --max-size  largest transfer (default 1 MiB)\n"
-           "  --json      where to write every sample (default reach-bench.json)\n");
+           "  --json      where to write every sample (default reach-bench.json)\n"
+           "  --only      a comma-separated subset of:");
+    for (int e = 0; e < NEXPERIMENTS; e++)
+        printf(" %s", experiments[e]);
+    printf("\n");
 }
 
 int main(int argc, char **argv)
@@ -669,9 +885,22 @@ int main(int argc, char **argv)
             B.max_size = strtoull(argv[++i], NULL, 0);
         else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc)
             json_path = argv[++i];
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
         else {
             usage();
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+    for (const char *p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        size_t len = strcspn(p, ",");
+        int known = 0;
+        for (int e = 0; e < NEXPERIMENTS; e++)
+            known |= strlen(experiments[e]) == len && strncmp(p, experiments[e], len) == 0;
+        if (!known) {
+            fprintf(stderr, "reach-bench: --only: no experiment named '%.*s'\n", (int)len, p);
+            usage();
+            return 2;
         }
     }
     if (B.max_size < 8 || B.max_size > (1u << 30)) {
@@ -739,50 +968,46 @@ int main(int argc, char **argv)
     }
     reach_barrier();
 
-    bench_transfer("put", REACH_PUT, MPI_PUT, LOCAL_COPY);
-    bench_transfer("get", REACH_GET, MPI_GET, LOCAL_COPY);
-    bench_transfer("acc", REACH_ACC, MPI_ACC, LOCAL_ACC);
-    bench_strided();
+    if (wanted("transfer")) {
+        bench_transfer("put", REACH_PUT, MPI_PUT, LOCAL_COPY);
+        bench_transfer("get", REACH_GET, MPI_GET, LOCAL_COPY);
+        bench_transfer("acc", REACH_ACC, MPI_ACC, LOCAL_ACC);
+    }
+    if (wanted("strided"))
+        bench_strided();
 
-    if (B.me == 0)
+    if (B.me == 0 && wanted("sync"))
         printf("\nsynchronization (us, median of %d)\n%-22s %10s %10s %10s\n", B.samples, "operation",
                "reach", "MPI-3", "MPI/reach");
-    bench_single("fetch-and-add 64-bit", REACH_FADD, MPI_FADD, "MPI_Fetch_and_op + flush");
+    if (wanted("sync"))
+        bench_single("fetch-and-add 64-bit", REACH_FADD, MPI_FADD, "MPI_Fetch_and_op + flush");
     if (B.me < 2) {
         /* Ending the epoch needs both sides inside MPI. */
         MPI_Win_unlock_all(B.win);
         MPI_Barrier(B.pair);
     }
-    bench_single("lock+unlock", REACH_LOCK, MPI_LOCK, "MPI_Win_lock exclusive + unlock");
-
-    bench_ga_sync();
-    bench_locks();
-    bench_win_latency();
-    bench_win_overlap();
-
-    /* Barriers involve every rank. MPI's busy-polling barrier is only
-     * meaningful with no more processes than cores. */
-    double us[1][MAX_SAMPLES], tr, tm = -1;
-    const enum op rb = REACH_BARRIER, mb = MPI_BARRIER;
-    measure(1, &rb, 0, us, &tr);
-    if (B.me == 0)
-        json_result("barrier", "reach", 0, tr, us[0]);
-    if (B.np <= B.cores) {
-        measure(1, &mb, 0, us, &tm);
-        if (B.me == 0)
-            json_result("barrier", "mpi3", 0, tm, us[0]);
+    if (wanted("sync")) {
+        bench_single("lock+unlock", REACH_LOCK, MPI_LOCK, "MPI_Win_lock exclusive + unlock");
+        bench_barrier();
     }
-    if (B.me == 0) {
-        if (tm > 0)
-            printf("%-22s %10.3f %10.3f %10.1f   (%d processes)\n", "barrier", tr, tm, tm / tr, B.np);
-        else
-            printf("%-22s %10.3f %10s %10s   (%d processes > %d cores: MPI_Barrier not measured)\n",
-                   "barrier", tr, "-", "-", B.np, B.cores);
-        if (B.json) {
-            fprintf(B.json, "\n  ]\n}\n");
-            fclose(B.json);
-            printf("\nevery sample: %s\n", json_path);
-        }
+
+    if (wanted("ga_sync"))
+        bench_ga_sync();
+    if (wanted("locks"))
+        bench_locks();
+    if (wanted("win_latency"))
+        bench_win_latency();
+    if (wanted("win_overlap"))
+        bench_win_overlap();
+    if (wanted("win_receiver"))
+        bench_win_receiver();
+    if (wanted("lu"))
+        bench_lu();
+
+    if (B.me == 0 && B.json) {
+        fprintf(B.json, "\n  ]\n}\n");
+        fclose(B.json);
+        printf("\nevery sample: %s\n", json_path);
     }
 
     if (B.me < 2) {

@@ -1,273 +1,31 @@
-/* Blocked dense LU factorization (SPLASH-2 LU, as in paper 002) over a
- * reach window: the n x n matrix is cut into b x b blocks distributed
- * 2-D block-cyclically over a pr x pc process grid; each step k factors
- * the diagonal block, then the perimeter blocks of row and column k with
- * it, then updates the interior. Blocks owned elsewhere are fetched with
- * lock (exclusive, as in the paper) / get / unlock. No pivoting: the
- * matrix is diagonally dominant. At the end rank 0 gathers L and U and
- * checks the residual max|A - LU| / max|A|.
+/* Blocked dense LU factorization over a reach window (lu_kernel.c): the
+ * blocks that a step needs from other ranks are fetched with lock
+ * (exclusive) / get / unlock, as in paper 002's SPLASH LU.
  *
  * Run: mpiexec -n 4 ./lu [n] [b]      (REACH_WIN_SYNC=direct or deferred)
  * Prints the time and its breakdown into lock, get, unlock, barrier and
  * compute (the mean over ranks); exits 1 if the residual is too large. */
-#include <reach.h>
-#include <math.h>
+#include "lu_kernel.h"
+
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-enum { T_LOCK, T_GET, T_UNLOCK, T_BARRIER, T_COMPUTE, T_PARTS };
-static const char *const part_name[T_PARTS] = {"lock", "get", "unlock", "barrier", "compute"};
-
-static int n, b, nb, pr, pc, me, np;
-static double *mine;          /* my blocks, b*b doubles each, in order of block index */
-static reach_win_t *win;
-static double spent[T_PARTS];
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double a_entry(int i, int j)
-{
-    return 1.0 / (1.0 + abs(i - j)) + (i == j ? n : 0);
-}
-
-static int owner(int bi, int bj)
-{
-    return (bi % pr) * pc + bj % pc;
-}
-
-/* Position of block (bi, bj) among its owner's blocks. */
-static size_t local_index(int bi, int bj)
-{
-    int lrows = (nb + pr - 1) / pr;
-    return (size_t)(bj / pc) * (size_t)lrows + (size_t)(bi / pr);
-}
-
-static double *my_block(int bi, int bj)
-{
-    return mine + local_index(bi, bj) * (size_t)b * (size_t)b;
-}
-
-/* A block of another rank, copied into buf by lock / get / unlock. */
-static const double *fetch(int bi, int bj, double *buf)
-{
-    int r = owner(bi, bj);
-    if (r == me)
-        return my_block(bi, bj);
-    size_t bytes = (size_t)b * (size_t)b * sizeof(double);
-    double t0 = now();
-    reach_win_lock(win, REACH_LOCK_EXCLUSIVE, r);
-    double t1 = now();
-    reach_win_get(win, buf, local_index(bi, bj) * bytes, bytes, r);
-    double t2 = now();
-    reach_win_unlock(win, r);
-    double t3 = now();
-    spent[T_LOCK] += t1 - t0;
-    spent[T_GET] += t2 - t1;
-    spent[T_UNLOCK] += t3 - t2;
-    return buf;
-}
-
-static void barrier(void)
-{
-    double t0 = now();
-    reach_barrier();
-    spent[T_BARRIER] += now() - t0;
-}
-
-/* Blocks are column-major: element (i, j) at [j*b + i]. */
-static void factor_diag(double *a)
-{
-    for (int k = 0; k < b; k++)
-        for (int i = k + 1; i < b; i++) {
-            a[k * b + i] /= a[k * b + k];
-            for (int j = k + 1; j < b; j++)
-                a[j * b + i] -= a[k * b + i] * a[j * b + k];
-        }
-}
-
-/* Row perimeter: x = L^-1 x, L the unit lower triangle of d. */
-static void solve_lower(const double *d, double *x)
-{
-    for (int j = 0; j < b; j++)
-        for (int k = 0; k < b; k++)
-            for (int i = k + 1; i < b; i++)
-                x[j * b + i] -= d[k * b + i] * x[j * b + k];
-}
-
-/* Column perimeter: x = x U^-1, U the upper triangle of d. */
-static void solve_upper(const double *d, double *x)
-{
-    for (int k = 0; k < b; k++)
-        for (int i = 0; i < b; i++) {
-            x[k * b + i] /= d[k * b + k];
-            for (int j = k + 1; j < b; j++)
-                x[j * b + i] -= x[k * b + i] * d[j * b + k];
-        }
-}
-
-/* Interior: c -= l * u. */
-static void update(double *c, const double *l, const double *u)
-{
-    for (int j = 0; j < b; j++)
-        for (int k = 0; k < b; k++) {
-            double ukj = u[j * b + k];
-            for (int i = 0; i < b; i++)
-                c[j * b + i] -= l[k * b + i] * ukj;
-        }
-}
-
-static void factor(void)
-{
-    size_t bb = (size_t)b * (size_t)b;
-    double *diag = malloc(bb * sizeof(double)), *row = malloc(bb * sizeof(double)),
-           *col = malloc(bb * sizeof(double));
-    for (int k = 0; k < nb; k++) {
-        double t0 = now();
-        if (owner(k, k) == me)
-            factor_diag(my_block(k, k));
-        spent[T_COMPUTE] += now() - t0;
-        barrier();
-        const double *d = NULL;   /* the diagonal block, fetched once per step */
-        for (int x = k + 1; x < nb; x++) {
-            if (owner(k, x) == me) {
-                d = d ? d : fetch(k, k, diag);
-                t0 = now();
-                solve_lower(d, my_block(k, x));
-                spent[T_COMPUTE] += now() - t0;
-            }
-            if (owner(x, k) == me) {
-                d = d ? d : fetch(k, k, diag);
-                t0 = now();
-                solve_upper(d, my_block(x, k));
-                spent[T_COMPUTE] += now() - t0;
-            }
-        }
-        barrier();
-        for (int i = k + 1; i < nb; i++) {
-            const double *l = NULL;
-            for (int j = k + 1; j < nb; j++) {
-                if (owner(i, j) != me)
-                    continue;
-                l = l ? l : fetch(i, k, col);
-                const double *u = fetch(k, j, row);
-                t0 = now();
-                update(my_block(i, j), l, u);
-                spent[T_COMPUTE] += now() - t0;
-            }
-        }
-        barrier();
-    }
-    free(diag);
-    free(row);
-    free(col);
-}
-
-/* Rank 0 gathers every block and compares L*U with A. */
-static double residual(void)
-{
-    size_t bb = (size_t)b * (size_t)b;
-    double *lu = calloc((size_t)n * (size_t)n, sizeof(double));   /* column-major, packed L\U */
-    double *buf = malloc(bb * sizeof(double));
-    for (int bi = 0; bi < nb; bi++)
-        for (int bj = 0; bj < nb; bj++) {
-            const double *blk = fetch(bi, bj, buf);
-            for (int j = 0; j < b; j++)
-                for (int i = 0; i < b; i++)
-                    lu[(size_t)(bj * b + j) * (size_t)n + (size_t)(bi * b + i)] = blk[j * b + i];
-        }
-    double worst = 0, amax = 0;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            double s = 0;
-            int kmax = i < j ? i : j;
-            for (int k = 0; k <= kmax; k++) {
-                double l = k == i ? 1.0 : lu[(size_t)k * (size_t)n + (size_t)i];
-                s += l * lu[(size_t)j * (size_t)n + (size_t)k];
-            }
-            double a = a_entry(i, j);
-            worst = fmax(worst, fabs(a - s));
-            amax = fmax(amax, fabs(a));
-        }
-    free(lu);
-    free(buf);
-    return worst / amax;
-}
 
 int main(int argc, char **argv)
 {
-    reach_init(&argc, &argv);
-    me = reach_rank();
-    np = reach_size();
-    n = argc > 1 ? atoi(argv[1]) : 512;
-    b = argc > 2 ? atoi(argv[2]) : 32;
-    if (n <= 0 || b <= 0 || n % b != 0) {
-        if (me == 0)
-            fprintf(stderr, "lu: n (%d) must be a positive multiple of the block size b (%d)\n", n, b);
-        reach_finalize();
-        return 2;
-    }
-    nb = n / b;
-    for (pr = 1; (pr + 1) * (pr + 1) <= np; pr++)
-        ;
-    while (np % pr)
-        pr--;
-    pc = np / pr;
-
-    /* My blocks: every (bi, bj) with owner me, indexed by local_index. */
-    int lrows = (nb + pr - 1) / pr, lcols = (nb + pc - 1) / pc;
-    size_t bytes = (size_t)lrows * (size_t)lcols * (size_t)b * (size_t)b * sizeof(double);
-    void **bases = malloc(sizeof(void *) * (size_t)np);
-    if (reach_win_allocate(bytes, bases, &win) != REACH_SUCCESS) {
-        reach_finalize();
+    if (reach_init(&argc, &argv) != REACH_SUCCESS)
         return 1;
-    }
-    mine = bases[me];
-    for (int bi = 0; bi < nb; bi++)
-        for (int bj = 0; bj < nb; bj++)
-            if (owner(bi, bj) == me)
-                for (int j = 0; j < b; j++)
-                    for (int i = 0; i < b; i++)
-                        my_block(bi, bj)[j * b + i] = a_entry(bi * b + i, bj * b + j);
-    reach_barrier();
-
-    double t0 = now();
-    factor();
-    double total = now() - t0;
-
-    /* The mean breakdown over ranks: rank 0 reads every rank's figures. */
-    void **sums = malloc(sizeof(void *) * (size_t)np);
-    reach_malloc(sizeof spent, sums);
-    memcpy(sums[me], spent, sizeof spent);
-    reach_barrier();
-    int bad = 0;
-    if (me == 0) {
-        double all[T_PARTS] = {0}, part[T_PARTS];
-        for (int r = 0; r < np; r++) {
-            reach_get(sums[r], part, sizeof part, r);
-            for (int p = 0; p < T_PARTS; p++)
-                all[p] += part[p] / np;
-        }
-        double res = residual();
+    int n = argc > 1 ? atoi(argv[1]) : 512, b = argc > 2 ? atoi(argv[2]) : 32;
+    lu_result_t r;
+    int st = lu_run(n, b, reach_size(), 1, &r), bad = 0;
+    if (st == REACH_SUCCESS && reach_rank() == 0) {
         const char *mode = getenv("REACH_WIN_SYNC");
-        printf("lu: n=%d b=%d, %d processes (%dx%d), %s epochs: %.2f ms\n", n, b, np, pr, pc,
-               mode ? mode : "direct", 1e3 * total);
-        for (int p = 0; p < T_PARTS; p++)
-            printf("  %-8s %9.2f ms\n", part_name[p], 1e3 * all[p]);
-        bad = !(res < 1e-10);
-        printf("  residual max|A-LU|/max|A| = %.2e (%s)\n", res, bad ? "TOO LARGE" : "ok");
+        printf("lu: n=%d b=%d, %d processes, %s epochs: %.2f ms\n", n, b, reach_size(),
+               mode ? mode : "direct", 1e3 * r.seconds);
+        for (int p = 0; p < LU_PARTS; p++)
+            printf("  %-8s %9.2f ms\n", lu_part_name[p], 1e3 * r.part[p]);
+        bad = !(r.residual < 1e-10);
+        printf("  residual max|A-LU|/max|A| = %.2e (%s)\n", r.residual, bad ? "TOO LARGE" : "ok");
     }
-    reach_barrier();
-    reach_free(sums[me]);
-    reach_win_free(win);
-    free(sums);
-    free(bases);
     reach_finalize();
-    return bad;
+    return st == REACH_ERR_ARG ? 2 : st != REACH_SUCCESS ? 1 : bad;
 }

@@ -1,0 +1,23 @@
+/* The blocked LU of examples/lu, as a function for the example and for
+ * reach-bench (paper 002, Figs. 7-8). */
+#ifndef REACH_LU_KERNEL_H
+#define REACH_LU_KERNEL_H
+
+#include <reach.h>
+
+enum { LU_LOCK, LU_GET, LU_UNLOCK, LU_BARRIER, LU_COMPUTE, LU_PARTS };
+extern const char *const lu_part_name[LU_PARTS];
+
+typedef struct lu_result {
+    double seconds;           /* the factorization */
+    double part[LU_PARTS];    /* its breakdown, seconds, the mean over the grid's ranks */
+    double residual;          /* max|A - LU| / max|A|, if checked */
+} lu_result_t;
+
+/* Collective: factors an n x n matrix in b x b blocks over ranks 0..p-1
+ * (the others join the barriers only) with windows of the REACH_WIN_SYNC
+ * mode in force; the result on rank 0, its residual if check (else 0; it
+ * costs about n^3/3 multiply-adds on rank 0). An error if the arguments
+ * are wrong or a reach call failed. */
+int lu_run(int n, int b, int p, int check, lu_result_t *out);
+#endif
