@@ -116,11 +116,8 @@ static uint64_t win_word_here(void *ctx, net_sync_op_t op, uint64_t a, uint64_t 
 static uint64_t win_word_op(reach_win_t *w, int rank, net_sync_op_t op, uint64_t a, uint64_t b)
 {
     peer_t *p = &rt.peers[rank];
-    if (p->map == NULL) {
-        uint64_t old = 0;
-        net->sync(rank, w->word[rank], op, a, b, &old);
-        return old;
-    }
+    if (p->map == NULL)
+        return net->amo(rank, w->word[rank], op, a, b);
     return win_word_here(p->map + (w->word[rank] - p->rbase), op, a, b);
 }
 

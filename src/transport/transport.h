@@ -65,6 +65,10 @@ typedef struct transport {
     int (*put_nbi)(int rank, const void *src, uintptr_t raddr, size_t bytes);
     /* The source of rank's put_nbi may be reused. */
     int (*flush_local)(int rank);
+    /* NET_SYNC_ADD64 (returns the old value) or NET_SYNC_CAS64 on a word
+     * by the network's atomics, CPU-coherent at the target, without the
+     * target's server where the network can. */
+    uint64_t (*amo)(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, uint64_t b);
     /* Paper 000's op_init and op_done: writes sent to rank since start-up,
      * and waiting until this process has completed `count` writes from all
      * origins (both modulo 2^32). A put is complete at the target when the

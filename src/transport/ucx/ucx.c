@@ -764,6 +764,24 @@ static int ux_sync(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, uint
     return REACH_SUCCESS;
 }
 
+/* A 64-bit fetch-add (a) or compare-and-swap (a expected, b new) on
+ * rank's arena by UCX's atomics: done by the network where it can (no
+ * thread of the target takes part), else emulated by UCX at the target's
+ * server worker; CPU-coherent either way (ATOMIC_MODE=cpu). */
+static uint64_t ux_amo(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, uint64_t b)
+{
+    uint64_t operand = a, reply = b;
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
+                             .datatype = ucp_dt_make_contig(sizeof operand),
+                             .reply_buffer = &reply};
+    rt_stat_inc(&rt.stats.remote_atomics);
+    rt_stat_inc(&rt.stats.messages);
+    ux_wait(ucp_atomic_op_nbx(ux.ep[rank], op == NET_SYNC_CAS64 ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD,
+                              &operand, 1, raddr, ux.rkey[rank], &p),
+            "atomic");
+    return reply;
+}
+
 /* The pack protocol (paper 003's streaming through bounce buffers): runs
  * are packed into chunks sent back to back, so that packing, the wire and
  * the target's unpacking overlap. The chunk grows with the request, from a
@@ -950,6 +968,7 @@ static const transport_t ucx_transport = {
     .put_signal = ux_put_signal,
     .put_nbi = ux_put_nbi,
     .flush_local = ux_settle,
+    .amo = ux_amo,
     .sent_to = ux_sent_to,
     .wait_completed = ux_wait_completed,
     .push = ux_push,
@@ -1004,10 +1023,16 @@ int ucx_init(void)
 {
     ucp_config_t *config;
     ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
-                           .features = UCP_FEATURE_RMA | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
+                           .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO64 | UCP_FEATURE_AM |
+                                       UCP_FEATURE_WAKEUP,
                            .mt_workers_shared = 1};
     if (ucp_config_read("REACH", NULL, &config) != UCS_OK)
         return rt_error(REACH_ERR_SYSTEM, "reach_init", "cannot read UCX's configuration");
+    /* Network atomics (amo) must be atomic against the CPU atomics that
+     * processes of the target's node use on the same words: UCX uses a
+     * device's atomics only where they are, and emulates them otherwise. */
+    if (ucp_config_modify(config, "ATOMIC_MODE", "cpu") != UCS_OK)
+        return rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX: cannot select CPU-coherent atomics");
     ucs_status_t s = ucp_init(&params, config, &ux.ctx);
     ucp_config_release(config);
     if (s != UCS_OK)
