@@ -843,18 +843,53 @@ static void bench_barrier(void)
     }
 }
 
+static void bench_transfers(void)
+{
+    bench_transfer("put", REACH_PUT, MPI_PUT, LOCAL_COPY);
+    bench_transfer("get", REACH_GET, MPI_GET, LOCAL_COPY);
+    bench_transfer("acc", REACH_ACC, MPI_ACC, LOCAL_ACC);
+}
+
+/* Ends the MPI-3 pair's lock_all epoch (set up for the transfer tables
+ * and the fetch-and-add), once; both sides must be inside MPI. */
+static void mpi_end_lock_all(void)
+{
+    static int ended;
+    if (B.me < 2 && !ended) {
+        MPI_Win_unlock_all(B.win);
+        MPI_Barrier(B.pair);
+    }
+    ended = 1;
+}
+
+static void bench_sync(void)
+{
+    if (B.me == 0)
+        printf("\nsynchronization (us, median of %d)\n%-22s %10s %10s %10s\n", B.samples, "operation",
+               "reach", "MPI-3", "MPI/reach");
+    bench_single("fetch-and-add 64-bit", REACH_FADD, MPI_FADD, "MPI_Fetch_and_op + flush");
+    mpi_end_lock_all();
+    bench_single("lock+unlock", REACH_LOCK, MPI_LOCK, "MPI_Win_lock exclusive + unlock");
+    bench_barrier();
+}
+
 /* The experiments, in the order they run; --only names a subset. */
-static const char *const experiments[] = {"transfer", "strided", "sync",  "ga_sync",      "locks",
-                                          "win_latency", "win_overlap", "win_receiver", "lu"};
+static const struct experiment {
+    const char *name;
+    void (*run)(void);
+} experiments[] = {{"transfer", bench_transfers},      {"strided", bench_strided},
+                   {"sync", bench_sync},               {"ga_sync", bench_ga_sync},
+                   {"locks", bench_locks},             {"win_latency", bench_win_latency},
+                   {"win_overlap", bench_win_overlap}, {"win_receiver", bench_win_receiver},
+                   {"lu", bench_lu}};
 enum { NEXPERIMENTS = sizeof experiments / sizeof experiments[0] };
 static const char *only;   /* comma-separated names, or NULL for all */
 
-static int wanted(const char *name)
+/* Whether the comma-separated list names the experiment. */
+static int named(const char *list, const char *name)
 {
-    if (!only)
-        return 1;
     size_t len = strlen(name);
-    for (const char *p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
         if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
             return 1;
     return 0;
@@ -869,7 +904,7 @@ static void usage(void)
            "  --json      where to write every sample (default reach-bench.json)\n"
            "  --only      a comma-separated subset of:");
     for (int e = 0; e < NEXPERIMENTS; e++)
-        printf(" %s", experiments[e]);
+        printf(" %s", experiments[e].name);
     printf("\n");
 }
 
@@ -896,7 +931,7 @@ int main(int argc, char **argv)
         size_t len = strcspn(p, ",");
         int known = 0;
         for (int e = 0; e < NEXPERIMENTS; e++)
-            known |= strlen(experiments[e]) == len && strncmp(p, experiments[e], len) == 0;
+            known |= strlen(experiments[e].name) == len && strncmp(p, experiments[e].name, len) == 0;
         if (!known) {
             fprintf(stderr, "reach-bench: --only: no experiment named '%.*s'\n", (int)len, p);
             usage();
@@ -968,41 +1003,10 @@ int main(int argc, char **argv)
     }
     reach_barrier();
 
-    if (wanted("transfer")) {
-        bench_transfer("put", REACH_PUT, MPI_PUT, LOCAL_COPY);
-        bench_transfer("get", REACH_GET, MPI_GET, LOCAL_COPY);
-        bench_transfer("acc", REACH_ACC, MPI_ACC, LOCAL_ACC);
-    }
-    if (wanted("strided"))
-        bench_strided();
-
-    if (B.me == 0 && wanted("sync"))
-        printf("\nsynchronization (us, median of %d)\n%-22s %10s %10s %10s\n", B.samples, "operation",
-               "reach", "MPI-3", "MPI/reach");
-    if (wanted("sync"))
-        bench_single("fetch-and-add 64-bit", REACH_FADD, MPI_FADD, "MPI_Fetch_and_op + flush");
-    if (B.me < 2) {
-        /* Ending the epoch needs both sides inside MPI. */
-        MPI_Win_unlock_all(B.win);
-        MPI_Barrier(B.pair);
-    }
-    if (wanted("sync")) {
-        bench_single("lock+unlock", REACH_LOCK, MPI_LOCK, "MPI_Win_lock exclusive + unlock");
-        bench_barrier();
-    }
-
-    if (wanted("ga_sync"))
-        bench_ga_sync();
-    if (wanted("locks"))
-        bench_locks();
-    if (wanted("win_latency"))
-        bench_win_latency();
-    if (wanted("win_overlap"))
-        bench_win_overlap();
-    if (wanted("win_receiver"))
-        bench_win_receiver();
-    if (wanted("lu"))
-        bench_lu();
+    for (int e = 0; e < NEXPERIMENTS; e++)
+        if (!only || named(only, experiments[e].name))
+            experiments[e].run();
+    mpi_end_lock_all();
 
     if (B.me == 0 && B.json) {
         fprintf(B.json, "\n  ]\n}\n");
