@@ -15,6 +15,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #define MAX_SAMPLES 31
 
@@ -186,14 +189,16 @@ static void measure(int n, const enum op *ops, size_t size, double us[][MAX_SAMP
         med[k] = median(us[k], B.samples);
 }
 
-/* One figure's samples (n of them, in unit) and their median. */
-static void json_values(const char *op, const char *impl, size_t size, const char *unit, double median,
+/* One figure's samples (n of them, in unit) and their median: a point x
+ * of the series `op` of implementation impl, in the open experiment's file. */
+static void json_values(const char *op, const char *impl, size_t x, const char *unit, double median,
                         const double *v, int n)
 {
     if (!B.json)
         return;
-    fprintf(B.json, "%s\n    {\"op\": \"%s\", \"impl\": \"%s\", \"bytes\": %zu, \"median_%s\": %.6f, \"samples_%s\": [",
-            B.json_first ? "" : ",", op, impl, size, unit, median, unit);
+    fprintf(B.json, "%s\n    {\"series\": \"%s\", \"impl\": \"%s\", \"x\": %zu, \"unit\": \"%s\", "
+                    "\"median\": %.6f, \"samples\": [",
+            B.json_first ? "" : ",", op, impl, x, unit, median);
     for (int s = 0; s < n; s++)
         fprintf(B.json, "%s%.6f", s ? ", " : "", v[s]);
     fprintf(B.json, "]}");
@@ -275,8 +280,8 @@ static void bench_single(const char *name, enum op r, enum op m, const char *mpi
         measure(1, &m, 8, um, &mm);
     phase_end(1);
     if (B.me == 0) {
-        json_result(name, "reach", 8, mr, ur[0]);
-        json_result(name, "mpi3", 8, mm, um[0]);
+        json_result(name, "reach", 0, mr, ur[0]);
+        json_result(name, "mpi3", 0, mm, um[0]);
         printf("%-22s %10.3f %10.3f %10.1f   (%s)\n", name, mr, mm, mm / mr, mpi_label);
     }
 }
@@ -307,11 +312,8 @@ static void bench_strided(void)
             /* The contiguous ops in the same interleaved samples move the
              * same total. */
             measure(6, ops, total, us, med);
-            for (int k = 0; k < 6; k++) {
-                char name[32];
-                snprintf(name, sizeof name, "%s_run%zu", names[k], run);
-                json_result(name, "reach", total, med[k], us[k]);
-            }
+            for (int k = 0; k < 6; k++)
+                json_result(names[k], "reach", run, med[k], us[k]);
             double gb[6];
             for (int k = 0; k < 6; k++)
                 gb[k] = (double)total / med[k] * 1e-3;
@@ -634,8 +636,12 @@ static void bench_win_overlap(void)
             double us[MAX_SAMPLES], t0 = 0, t[3] = {0};
             for (int s = 0; B.me == 0 && s < B.samples; s++)
                 us[s] = win_epoch_us(w[m], 0, sizes[z], 0);
-            if (B.me == 0)
+            if (B.me == 0) {
                 t0 = median(us, B.samples);
+                char name[48];
+                snprintf(name, sizeof name, "win overlap %s 0%%", win_modes[m]);
+                json_result(name, "reach", sizes[z], t0, us);
+            }
             for (int k = 0; B.me == 0 && k < 3; k++) {
                 for (int s = 0; s < B.samples; s++)
                     us[s] = win_epoch_us(w[m], 0, sizes[z], share[k] * t0);
@@ -729,8 +735,12 @@ static void bench_win_receiver(void)
     alone = median(ms, B.samples);
     if (B.me == 1)
         MPI_Send(&alone, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+    if (B.me == 1)
+        MPI_Send(ms, B.samples, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
     if (B.me == 0) {
         MPI_Recv(&alone, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(ms, B.samples, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        json_values("win receiver alone", "reach", 0, "ms", alone, ms, B.samples);
         printf("\nreceiver-side overlap: rank 1 computes %.1f ms alone while origins run lock (shared) + "
                "get + unlock on its window (paper 002, Fig. 6; ms, median of %d; x: against alone)\n"
                "%-7s %10s %10s %6s %8s %10s %6s %8s %9s\n",
@@ -806,8 +816,13 @@ static void bench_lu(void)
             for (int s = 0; s < runs; s++)
                 mid = ms[s] == t[m] ? s : mid;
             char name[48];
-            snprintf(name, sizeof name, "lu %s P=%d", win_modes[m], p);
-            json_values(name, "reach", LU_N, "ms", t[m], ms, runs);
+            snprintf(name, sizeof name, "lu %s", win_modes[m]);
+            json_values(name, "reach", (size_t)p, "ms", t[m], ms, runs);
+            for (int k = 0; k < LU_PARTS; k++) {
+                double part = 1e3 * r[mid].part[k];
+                snprintf(name, sizeof name, "lu %s %s", win_modes[m], lu_part_name[k]);
+                json_values(name, "reach", (size_t)p, "ms", part, &part, 1);
+            }
             printf("%-3d %-9s %9.2f", p, win_modes[m], t[m]);
             for (int k = 0; k < LU_PARTS; k++)
                 printf(" %8.2f", 1e3 * r[mid].part[k]);
@@ -873,15 +888,33 @@ static void bench_sync(void)
     bench_barrier();
 }
 
-/* The experiments, in the order they run; --only names a subset. */
+/* The experiments, in the order they run; --only names a subset. Each
+ * writes <out>/<name>.json: what it is, the machine and environment, and
+ * every sample of every point (series, implementation, x). The plot says
+ * how reach-report draws it. */
 static const struct experiment {
     const char *name;
     void (*run)(void);
-} experiments[] = {{"transfer", bench_transfers},      {"strided", bench_strided},
-                   {"sync", bench_sync},               {"ga_sync", bench_ga_sync},
-                   {"locks", bench_locks},             {"win_latency", bench_win_latency},
-                   {"win_overlap", bench_win_overlap}, {"win_receiver", bench_win_receiver},
-                   {"lu", bench_lu}};
+    const char *title, *figure, *x, *plot;
+} experiments[] = {
+    {"transfer", bench_transfers, "Contiguous put, get and accumulate against MPI-3 RMA", "", "bytes",
+     "loglog"},
+    {"strided", bench_strided, "Strided against contiguous transfers of the same total", "paper 003",
+     "run bytes", "loglog"},
+    {"sync", bench_sync, "Fetch-and-add, lock+unlock and barrier against MPI-3", "", "", "bars"},
+    {"ga_sync", bench_ga_sync, "GA_Sync: writes to every rank, then fence + barrier",
+     "paper 000, Fig. 7", "", "bars"},
+    {"locks", bench_locks, "P processes lock and unlock one lock on rank 0", "paper 000, Figs. 8-10",
+     "processes", "lines"},
+    {"win_latency", bench_win_latency, "Window epoch: lock + one put or get + unlock",
+     "paper 002, Fig. 3", "bytes", "loglog"},
+    {"win_overlap", bench_win_overlap, "Sender-side overlap: computation inside the epoch",
+     "paper 002, Figs. 4-5", "computation, % of the epoch", "overlap"},
+    {"win_receiver", bench_win_receiver, "Receiver-side overlap: the target computes while origins work",
+     "paper 002, Fig. 6", "bytes", "bars"},
+    {"lu", bench_lu, "Blocked LU over a window, blocks by lock/get/unlock", "paper 002, Figs. 7-8",
+     "processes", "stacked"},
+};
 enum { NEXPERIMENTS = sizeof experiments / sizeof experiments[0] };
 static const char *only;   /* comma-separated names, or NULL for all */
 
@@ -895,31 +928,124 @@ static int named(const char *list, const char *name)
     return 0;
 }
 
+/* The run's description, written into every experiment's file. */
+static char run_header[8192];
+
+/* s without what JSON strings cannot hold as it is (quotes, backslashes,
+ * control characters: each a space), at most len - 1 bytes. */
+static const char *json_safe(const char *s, char *buf, size_t len)
+{
+    size_t i = 0;
+    for (; s[i] && i + 1 < len; i++)
+        buf[i] = s[i] == '"' || s[i] == '\\' || (unsigned char)s[i] < 0x20 ? ' ' : s[i];
+    buf[i] = '\0';
+    return buf;
+}
+
+static void describe_run(void)
+{
+    char host[256] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    gethostname(host, sizeof host - 1);
+    MPI_Get_library_version(lib, &len);
+    lib[strcspn(lib, "\n")] = '\0';
+    char safe[MPI_MAX_LIBRARY_VERSION_STRING];
+    size_t n = (size_t)snprintf(run_header, sizeof run_header,
+                                "  \"machine\": {\"host\": \"%s\", \"cores\": %d, \"processes\": %d, "
+                                "\"nodes\": %d, \"target\": \"%s\", \"oversubscribed\": %s, "
+                                "\"mpi\": \"%s\"},\n  \"samples\": %d,\n  \"environment\": {",
+                                host, B.cores, B.np, reach_node_count(),
+                                reach_same_node(1) ? "same node" : "other node",
+                                B.np > B.cores ? "true" : "false", json_safe(lib, safe, sizeof safe),
+                                B.samples);
+    extern char **environ;
+    int first = 1;
+    for (char **e = environ; *e && n < sizeof run_header - 512; e++) {
+        if (strncmp(*e, "REACH_", 6) != 0 && strncmp(*e, "UCX_", 4) != 0)
+            continue;
+        char var[256];
+        json_safe(*e, var, sizeof var);
+        size_t eq = strcspn(var, "=");
+        n += (size_t)snprintf(run_header + n, sizeof run_header - n, "%s\"%.*s\": \"%s\"",
+                              first ? "" : ", ", (int)eq, var, var + eq + (var[eq] ? 1 : 0));
+        first = 0;
+    }
+    snprintf(run_header + n, sizeof run_header - n, "},\n");
+}
+
+static void experiment_begin(const struct experiment *x, const char *out)
+{
+    if (B.me != 0)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.json", out, x->name);
+    B.json = fopen(path, "w");
+    if (!B.json) {
+        perror(path);
+        return;
+    }
+    fprintf(B.json, "{\n  \"experiment\": \"%s\", \"title\": \"%s\", \"figure\": \"%s\", "
+                    "\"x\": \"%s\", \"plot\": \"%s\",\n%s  \"results\": [",
+            x->name, x->title, x->figure, x->x, x->plot, run_header);
+    B.json_first = 1;
+}
+
+static void experiment_end(void)
+{
+    if (B.me == 0 && B.json) {
+        fprintf(B.json, "\n  ]\n}\n");
+        fclose(B.json);
+        B.json = NULL;
+    }
+}
+
 static void usage(void)
 {
-    printf("usage: mpiexec -n N reach-bench [--quick] [--max-size BYTES] [--json FILE] [--only NAMES]\n"
+    printf("usage: mpiexec -n N reach-bench [--quick] [--max-size BYTES] [--out DIR] [--only NAMES]\n"
+           "       reach-bench --compare OLD_DIR NEW_DIR\n"
            "  N >= 2: rank 0 works on rank 1's memory, the others sleep.\n"
-           "  --quick     7 samples per figure instead of 15\n"
+           "  --quick     7 samples per figure instead of 15, a few minutes in all\n"
            "  --max-size  largest transfer (default 1 MiB)\n"
-           "  --json      where to write every sample (default reach-bench.json)\n"
+           "  --out       the results folder: a JSON file per experiment, report.md and\n"
+           "              its plots (default reach-results)\n"
            "  --only      a comma-separated subset of:");
     for (int e = 0; e < NEXPERIMENTS; e++)
         printf(" %s", experiments[e].name);
-    printf("\n");
+    printf("\n  --compare   the ratio NEW/OLD of every figure two results folders share\n");
+}
+
+/* Runs reach-report (the report and its plots, or a comparison) with
+ * Debian's python3 and matplotlib; its status. */
+static int run_report(const char *a, const char *b, const char *c)
+{
+    const char *script = REACH_REPORT_SCRIPT;
+    const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp(python, python, script, a, b, c, (char *)NULL);
+        perror(python);
+        _exit(127);
+    }
+    int status = 1;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0)
+        return 1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 int main(int argc, char **argv)
 {
-    const char *json_path = "reach-bench.json";
+    const char *out = "reach-results";
     B.samples = 15;
     B.max_size = 1 << 20;
+    if (argc == 4 && strcmp(argv[1], "--compare") == 0)
+        return run_report("--compare", argv[2], argv[3]);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
             B.samples = 7;
         else if (strcmp(argv[i], "--max-size") == 0 && i + 1 < argc)
             B.max_size = strtoull(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc)
-            json_path = argv[++i];
+        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+            out = argv[++i];
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
         else {
@@ -987,32 +1113,35 @@ int main(int argc, char **argv)
         MPI_Win_lock_all(0, B.win);
     }
     if (B.me == 0) {
-        B.json = fopen(json_path, "w");
-        if (!B.json)
-            perror(json_path);
-        char host[256] = "";
-        gethostname(host, sizeof host - 1);
+        if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "reach-bench: cannot make the results folder %s: %s\n", out, strerror(errno));
+            reach_abort(2, "reach-bench: no results folder");
+        }
         printf("reach-bench: %d processes on %d node(s), %d cores; origin rank 0, target rank 1 (%s)\n",
                B.np, reach_node_count(), B.cores, reach_same_node(1) ? "same node" : "other node");
         printf("reach put and acc include reach_fence; MPI-3 ops include MPI_Win_flush\n");
-        if (B.json)
-            fprintf(B.json, "{\n  \"machine\": {\"host\": \"%s\", \"cores\": %d, \"processes\": %d, "
-                            "\"nodes\": %d, \"oversubscribed\": %s},\n  \"samples\": %d,\n  \"results\": [",
-                    host, B.cores, B.np, reach_node_count(), B.np > B.cores ? "true" : "false", B.samples);
-        B.json_first = 1;
+        describe_run();
     }
     reach_barrier();
 
+    int total = 0, done = 0;
     for (int e = 0; e < NEXPERIMENTS; e++)
-        if (!only || named(only, experiments[e].name))
-            experiments[e].run();
+        total += !only || named(only, experiments[e].name);
+    for (int e = 0; e < NEXPERIMENTS; e++) {
+        if (only && !named(only, experiments[e].name))
+            continue;
+        double t0 = now();
+        if (B.me == 0)
+            fprintf(stderr, "reach-bench: [%d/%d] %s ...\n", ++done, total, experiments[e].name);
+        experiment_begin(&experiments[e], out);
+        experiments[e].run();
+        experiment_end();
+        if (B.me == 0)
+            fprintf(stderr, "reach-bench: [%d/%d] %s done in %.0f s\n", done, total, experiments[e].name,
+                    now() - t0);
+    }
     mpi_end_lock_all();
 
-    if (B.me == 0 && B.json) {
-        fprintf(B.json, "\n  ]\n}\n");
-        fclose(B.json);
-        printf("\nevery sample: %s\n", json_path);
-    }
 
     if (B.me < 2) {
         MPI_Win_free(&B.win);
@@ -1023,5 +1152,12 @@ int main(int argc, char **argv)
     reach_finalize();
     MPI_Finalize();
     free(bases);
-    return 0;
+    if (B.me != 0)
+        return 0;
+    printf("\nevery sample: %s/*.json\n", out);
+    fflush(stdout);
+    int st = run_report(out, NULL, NULL);
+    if (st != 0)
+        fprintf(stderr, "reach-bench: the report was not made (reach-report: status %d)\n", st);
+    return st;
 }

@@ -7,4 +7,4 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     build-essential cmake ninja-build pkg-config \
     mpich libmpich-dev libucx-dev \
-    procps >/dev/null
+    procps python3-matplotlib >/dev/null
