@@ -567,6 +567,14 @@ static double win_epoch_us(reach_win_t *w, int get, size_t size, double c_us)
 
 static const char *const win_modes[2] = {"direct", "deferred"};
 
+/* Back to the mode REACH_WIN_SYNC chose for windows made from now on. */
+static void win_sync_restore(void)
+{
+    const char *mode = getenv("REACH_WIN_SYNC");
+    if (reach_set_win_sync(mode ? mode : "direct") != REACH_SUCCESS)
+        reach_abort(1, "reach-bench: reach_set_win_sync failed");
+}
+
 /* A window of bytes per rank in each mode (collective). */
 static void win_pair_create(size_t bytes, reach_win_t *w[2])
 {
@@ -576,8 +584,7 @@ static void win_pair_create(size_t bytes, reach_win_t *w[2])
             reach_win_allocate(bytes, bases, &w[m]) != REACH_SUCCESS)
             reach_abort(1, "reach-bench: set-up of a window test failed");
     free(bases);
-    if (reach_set_win_sync(getenv("REACH_WIN_SYNC") ? getenv("REACH_WIN_SYNC") : "direct") != REACH_SUCCESS)
-        reach_abort(1, "reach-bench: reach_set_win_sync failed");
+    win_sync_restore();
 }
 
 static void win_pair_free(reach_win_t *w[2])
@@ -678,8 +685,8 @@ static void win_compute(long iters)
 }
 
 /* The target's time (ms) for iters of computation while `origins` ranks
- * (0 and up, skipping 1) run epochs of size on w (alone if w is NULL);
- * *epochs: how many they ran, on rank 0. */
+ * (0 and up, skipping 1) run epochs of size on w (alone if w is NULL),
+ * and in *epochs how many they ran: both on rank 0. */
 static double win_target_ms(reach_win_t *w, long iters, size_t size, int origins, long *flags[],
                             long *epochs)
 {
@@ -707,8 +714,11 @@ static double win_target_ms(reach_win_t *w, long iters, size_t size, int origins
             else
                 mine++;
     }
-    MPI_Reduce(&mine, epochs, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    return t;
+    /* Only rank 1 timed, only origins counted: the sums are theirs. */
+    double local[2] = {t, (double)mine}, sum[2];
+    MPI_Reduce(local, sum, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    *epochs = (long)sum[1];
+    return sum[0];
 }
 
 static void bench_win_receiver(void)
@@ -733,13 +743,7 @@ static void bench_win_receiver(void)
     for (int s = 0; s < B.samples; s++)
         ms[s] = win_target_ms(NULL, iters, 0, 0, flags, &epochs[s]);
     alone = median(ms, B.samples);
-    if (B.me == 1)
-        MPI_Send(&alone, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
-    if (B.me == 1)
-        MPI_Send(ms, B.samples, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
     if (B.me == 0) {
-        MPI_Recv(&alone, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Recv(ms, B.samples, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         json_values("win receiver alone", "reach", 0, "ms", alone, ms, B.samples);
         printf("\nreceiver-side overlap: rank 1 computes %.1f ms alone while origins run lock (shared) + "
                "get + unlock on its window (paper 002, Fig. 6; ms, median of %d; x: against alone)\n"
@@ -759,13 +763,8 @@ static void bench_win_receiver(void)
                 t[m] = median(ms, B.samples);
                 char name[48];
                 snprintf(name, sizeof name, "win receiver %s %d origins", win_modes[m], origins);
-                if (B.me == 1)
-                    MPI_Send(ms, B.samples, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
-                if (B.me == 0) {
-                    MPI_Recv(ms, B.samples, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                    t[m] = median(ms, B.samples);
+                if (B.me == 0)
                     json_values(name, "reach", sizes[z], "ms", t[m], ms, B.samples);
-                }
             }
             if (B.me == 0)
                 printf("%-7d %10zu %10.2f %6.2f %8ld %10.2f %6.2f %8ld %9.2f%s\n", origins, sizes[z],
@@ -831,8 +830,7 @@ static void bench_lu(void)
             printf("%s\n", p > B.cores ? "   (more processes than cores)" : "");
         }
     }
-    if (reach_set_win_sync(getenv("REACH_WIN_SYNC") ? getenv("REACH_WIN_SYNC") : "direct") != REACH_SUCCESS)
-        reach_abort(1, "reach-bench: reach_set_win_sync failed");
+    win_sync_restore();
 }
 
 /* Barriers involve every rank. MPI's busy-polling barrier is only

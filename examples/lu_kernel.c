@@ -78,7 +78,6 @@ static const double *fetch(int bi, int bj, double *buf)
     return buf;
 }
 
-/* Ranks beyond the grid (me >= np) take part in the barriers only. */
 static void barrier(void)
 {
     double t0 = now();
@@ -239,7 +238,7 @@ int lu_run(int n_, int b_, int p, int check_residual, lu_result_t *out)
         return st;
     }
     mine = bases[me];
-    for (int bi = 0; me < np && bi < nb; bi++)
+    for (int bi = 0; bi < nb; bi++)
         for (int bj = 0; bj < nb; bj++)
             if (owner(bi, bj) == me)
                 for (int j = 0; j < b; j++)
@@ -248,12 +247,7 @@ int lu_run(int n_, int b_, int p, int check_residual, lu_result_t *out)
     reach_barrier();
 
     double t0 = now();
-    if (me < np)
-        factor();
-    else
-        for (int k = 0; k < nb; k++)
-            for (int s = 0; s < 3; s++)
-                barrier();
+    factor();   /* a rank beyond the grid owns nothing: it only joins the barriers */
     double total = now() - t0;
 
     /* Rank 0 reads every grid rank's figures for the mean breakdown. */

@@ -620,12 +620,6 @@ static void ux_wait_pending(int rank, int below)
         ux_client_progress(&spins);
 }
 
-/* Sends a request (and data) to rank's server; returns once the data may
- * be reused. With a slot, the reply fills it (counted as pending until it
- * arrives); without, the request is counted (see UX_ACK) unless it is a
- * signal. Puts may go by
- * rendezvous, straight from src into the target's segment; every other
- * request is eager. */
 /* Waits until the source of rank's put_nbi, if any, may be reused: then
  * its data is in place at the target (a rendezvous completes at the origin
  * once the target has received it). */
@@ -636,6 +630,12 @@ static int ux_settle(int rank)
     return ux_wait(req, "put");
 }
 
+/* Sends a request (and data) to rank's server; returns the send's request
+ * (NULL if done): the data may be reused once it completes. With a slot,
+ * the reply fills it (counted as pending until it arrives); without, the
+ * request is counted (see UX_ACK) unless it is a signal. Puts may go by
+ * rendezvous, straight from src into the target's segment; every other
+ * request is eager. First waits for rank's put_nbi, if any. */
 static void *ux_send_nbx(int rank, ux_request_t *rq, const void *data, size_t len, ux_slot_t *slot)
 {
     ux_settle(rank);                          /* location consistency */
@@ -664,6 +664,7 @@ static void *ux_send_nbx(int rank, ux_request_t *rq, const void *data, size_t le
     return req;
 }
 
+/* The same, returning once the data may be reused. */
 static void ux_send(int rank, ux_request_t *rq, const void *data, size_t len, ux_slot_t *slot)
 {
     ux_wait(ux_send_nbx(rank, rq, data, len, slot), "send");
