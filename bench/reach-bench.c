@@ -230,6 +230,18 @@ static void mpi_phase_begin(void)
         MPI_Barrier(B.pair);
 }
 
+/* Ends the MPI-3 pair's lock_all epoch (set up for the transfer tables
+ * and the fetch-and-add), once; both sides must be inside MPI. */
+static void mpi_end_lock_all(void)
+{
+    static int ended;
+    if (B.me < 2 && !ended) {
+        MPI_Win_unlock_all(B.win);
+        MPI_Barrier(B.pair);
+    }
+    ended = 1;
+}
+
 /* Latency by size of one operation: reach and the local work (their samples
  * interleaved), then MPI-3 RMA. */
 static void bench_transfer(const char *name, enum op r, enum op m, enum op l)
@@ -295,7 +307,7 @@ static void bench_single(const char *name, enum op r, enum op m, const char *mpi
 static void bench_strided(void)
 {
     const enum op ops[6] = {REACH_PUTS, REACH_PUT, REACH_GETS, REACH_GET, REACH_ACCS, REACH_ACC};
-    static const char *const names[6] = {"puts", "put", "gets", "get", "accs", "acc"};
+    static const char *const names[3] = {"put", "get", "acc"};
     double us[6][MAX_SAMPLES], med[6];
     size_t total = B.max_size;
     if (B.me == 0) {
@@ -313,7 +325,7 @@ static void bench_strided(void)
              * same total. */
             measure(6, ops, total, us, med);
             for (int k = 0; k < 6; k++)
-                json_result(names[k], "reach", run, med[k], us[k]);
+                json_result(names[k / 2], k % 2 ? "reach contiguous" : "reach strided", run, med[k], us[k]);
             double gb[6];
             for (int k = 0; k < 6; k++)
                 gb[k] = (double)total / med[k] * 1e-3;
@@ -403,9 +415,11 @@ static void bench_ga_sync(void)
         }
         med[v] = median(us, B.samples);
         msgs[v] = m;
-        if (B.me == 0)
-            json_result(v < NKINDS ? kinds[v] : "mpi3 flush_all+barrier", v < NKINDS ? "reach" : "mpi3",
-                        GA_BYTES, med[v], us);
+        if (B.me == 0) {
+            char impl[48];
+            snprintf(impl, sizeof impl, "reach %s", v < NKINDS ? kinds[v] : "");
+            json_result("sync", v < NKINDS ? impl : "mpi3", GA_BYTES, med[v], us);
+        }
     }
     if (B.me == 0) {
         for (int v = 0; v < NKINDS; v++)
@@ -523,8 +537,10 @@ static void bench_locks(void)
             static const char *const parts[] = {"lock acquire", "lock release", "lock+unlock"};
             for (int k = 0; k < 3; k++) {
                 med[a][k] = median(us[k], B.samples);
+                char impl[48];
+                snprintf(impl, sizeof impl, "reach %s", names[a]);
                 if (B.me == 0)
-                    json_result(parts[k], a < NALGOS ? names[a] : "mpi3", (size_t)p, med[a][k], us[k]);
+                    json_result(parts[k], a < NALGOS ? impl : "mpi3", (size_t)p, med[a][k], us[k]);
             }
         }
         for (int a = 0; a < variants && B.me == 0; a++) {
@@ -542,30 +558,69 @@ static void bench_locks(void)
 }
 
 /* Paper 002, Figure 3: the latency of an epoch — lock (exclusive), one put
- * or get of a size, unlock — on rank 1's window, with operations issued at
- * once (direct) and held until unlock (deferred), median of the samples
- * (a sample: the mean of WIN_ITERS epochs). */
+ * or get of a size, unlock — on rank 1's window, with reach's operations
+ * issued at once (direct) or held until unlock (deferred), and MPI-3's
+ * (MPI_Win_lock / MPI_Put or MPI_Get / MPI_Win_unlock on the pair's
+ * window) where the job fits the cores; median of the samples (a sample:
+ * the mean of WIN_ITERS epochs). */
 #define WIN_ITERS 50
 
+/* The implementations of a window epoch: reach's two modes, then MPI-3's,
+ * measured only with no more processes than cores (MPICH busy-polls). */
+enum { WIN_DIRECT, WIN_DEFERRED, WIN_MPI3 };
+static const char *const win_modes[2] = {"direct", "deferred"};
+static const char *const win_impl[3] = {"reach direct", "reach deferred", "mpi3"};
+
+static int win_impls(void)
+{
+    return B.np <= B.cores ? 3 : 2;
+}
+
 /* Microseconds per epoch on rank 1: lock (exclusive), one put or get of
- * size, c_us of computation, unlock; the mean of WIN_ITERS. */
+ * size, c_us of computation, unlock; the mean of WIN_ITERS. w NULL:
+ * MPI-3's epoch on the pair's window. */
 static double win_epoch_us(reach_win_t *w, int get, size_t size, double c_us)
 {
     double t0 = now();
     int bad = 0;
     for (int i = 0; i < WIN_ITERS; i++) {
-        bad |= reach_win_lock(w, REACH_LOCK_EXCLUSIVE, 1) != 0;
-        bad |= (get ? reach_win_get(w, B.dst, 0, size, 1) : reach_win_put(w, B.src, 0, size, 1)) != 0;
+        if (w) {
+            bad |= reach_win_lock(w, REACH_LOCK_EXCLUSIVE, 1) != 0;
+            bad |= (get ? reach_win_get(w, B.dst, 0, size, 1) : reach_win_put(w, B.src, 0, size, 1)) != 0;
+        } else {
+            bad |= MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, B.win) != 0;
+            bad |= (get ? MPI_Get(B.dst, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win)
+                        : MPI_Put(B.src, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win)) != 0;
+        }
         for (double end = now() + 1e-6 * c_us; now() < end;)
             ;   /* the computation */
-        bad |= reach_win_unlock(w, 1) != 0;
+        bad |= (w ? reach_win_unlock(w, 1) : MPI_Win_unlock(1, B.win)) != 0;
     }
     if (bad)
         reach_abort(1, "reach-bench: a window epoch failed");
     return 1e6 * (now() - t0) / WIN_ITERS;
 }
 
-static const char *const win_modes[2] = {"direct", "deferred"};
+/* Collective: the samples (us[i]) and median (med[i]) on rank 0 of the
+ * epoch for every implementation in use, c_us[i] of computation each:
+ * reach's two modes with their samples interleaved, then MPI-3's in a
+ * phase of its own, the target polling inside MPI. */
+static void win_measure(reach_win_t *w[2], int get, size_t size, const double c_us[3],
+                        double us[3][MAX_SAMPLES], double med[3])
+{
+    for (int s = 0; B.me == 0 && s < B.samples; s++)
+        for (int m = 0; m < 2; m++)
+            us[m][s] = win_epoch_us(w[m], get, size, c_us[m]);
+    phase_end(0);
+    if (win_impls() > WIN_MPI3) {
+        mpi_phase_begin();
+        for (int s = 0; B.me == 0 && s < B.samples; s++)
+            us[WIN_MPI3][s] = win_epoch_us(NULL, get, size, c_us[WIN_MPI3]);
+        phase_end(1);
+    }
+    for (int m = 0; B.me == 0 && m < win_impls(); m++)
+        med[m] = median(us[m], B.samples);
+}
 
 /* Back to the mode REACH_WIN_SYNC chose for windows made from now on. */
 static void win_sync_restore(void)
@@ -575,7 +630,8 @@ static void win_sync_restore(void)
         reach_abort(1, "reach-bench: reach_set_win_sync failed");
 }
 
-/* A window of bytes per rank in each mode (collective). */
+/* A window of bytes per rank in each mode (collective); the MPI-3 pair's
+ * window leaves its lock_all epoch, for the epochs measured on it. */
 static void win_pair_create(size_t bytes, reach_win_t *w[2])
 {
     void **bases = malloc(sizeof(void *) * (size_t)B.np);
@@ -585,6 +641,7 @@ static void win_pair_create(size_t bytes, reach_win_t *w[2])
             reach_abort(1, "reach-bench: set-up of a window test failed");
     free(bases);
     win_sync_restore();
+    mpi_end_lock_all();
 }
 
 static void win_pair_free(reach_win_t *w[2])
@@ -594,29 +651,38 @@ static void win_pair_free(reach_win_t *w[2])
             reach_abort(1, "reach-bench: reach_win_free failed");
 }
 
+/* "-" where MPI-3 was not measured. */
+static void print_mpi3(const char *fmt, const double *med)
+{
+    if (win_impls() > WIN_MPI3)
+        printf(fmt, med[WIN_MPI3]);
+    else
+        printf("%12s", "-");
+}
+
 static void bench_win_latency(void)
 {
     reach_win_t *w[2];
+    const double none[3] = {0, 0, 0};
     win_pair_create(B.max_size, w);
     if (B.me == 0)
         printf("\nwindow epochs on rank 1: lock (exclusive) + one operation + unlock (paper 002, Fig. 3; "
-               "us, median of %d)\n%10s %12s %12s %12s %12s\n", B.samples, "bytes", "put direct",
-               "put deferred", "get direct", "get deferred");
+               "us, median of %d)\n%10s %12s %12s %12s %12s %12s %12s\n", B.samples, "bytes", "put direct",
+               "put deferred", "put MPI-3", "get direct", "get deferred", "get MPI-3");
     for (size_t size = 8; size <= B.max_size; size *= 4) {
-        double med[4], us[4][MAX_SAMPLES];
-        for (int s = 0; B.me == 0 && s < B.samples; s++)
-            for (int k = 0; k < 4; k++)
-                us[k][s] = win_epoch_us(w[k % 2], k / 2, size, 0);
-        if (B.me == 0) {
-            static const char *const names[] = {"win put direct", "win put deferred", "win get direct",
-                                                "win get deferred"};
-            for (int k = 0; k < 4; k++) {
-                med[k] = median(us[k], B.samples);
-                json_result(names[k], "reach", size, med[k], us[k]);
-            }
-            printf("%10zu %12.2f %12.2f %12.2f %12.2f\n", size, med[0], med[1], med[2], med[3]);
+        double med[2][3], us[2][3][MAX_SAMPLES];
+        for (int get = 0; get < 2; get++)
+            win_measure(w, get, size, none, us[get], med[get]);
+        if (B.me != 0)
+            continue;
+        printf("%10zu", size);
+        for (int get = 0; get < 2; get++) {
+            for (int m = 0; m < win_impls(); m++)
+                json_result(get ? "win get" : "win put", win_impl[m], size, med[get][m], us[get][m]);
+            printf(" %12.2f %12.2f", med[get][WIN_DIRECT], med[get][WIN_DEFERRED]);
+            print_mpi3(" %12.2f", med[get]);
         }
-        reach_barrier();
+        printf("\n");
     }
     win_pair_free(w);
 }
@@ -628,7 +694,7 @@ static void bench_win_latency(void)
  * (t0 + c - t) / t0, and t the total time. */
 static void bench_win_overlap(void)
 {
-    static const double share[] = {0.5, 1.0, 2.0};
+    static const double share[] = {0, 0.5, 1.0, 2.0};
     size_t sizes[] = {8, 16384, 262144};
     reach_win_t *w[2];
     size_t wsize = B.max_size < sizes[2] ? B.max_size : sizes[2];
@@ -636,35 +702,29 @@ static void bench_win_overlap(void)
     if (B.me == 0)
         printf("\nsender-side overlap: lock + put + computation + unlock on rank 1 (paper 002, Figs. 4-5; "
                "us, median of %d; computation as a share of t0)\n%10s %-9s %9s %19s %19s %19s\n",
-               B.samples, "bytes", "mode", "t0", "50%: t  overlap", "100%: t  overlap",
+               B.samples, "bytes", "impl", "t0", "50%: t  overlap", "100%: t  overlap",
                "200%: t  overlap");
-    for (int z = 0; z < 3 && sizes[z] <= wsize; z++)
-        for (int m = 0; m < 2; m++) {
-            double us[MAX_SAMPLES], t0 = 0, t[3] = {0};
-            for (int s = 0; B.me == 0 && s < B.samples; s++)
-                us[s] = win_epoch_us(w[m], 0, sizes[z], 0);
-            if (B.me == 0) {
-                t0 = median(us, B.samples);
+    for (int z = 0; z < 3 && sizes[z] <= wsize; z++) {
+        double us[4][3][MAX_SAMPLES], t[4][3] = {{0}};
+        for (int k = 0; k < 4; k++) {
+            double c[3];
+            for (int m = 0; m < 3; m++)
+                c[m] = share[k] * t[0][m];
+            win_measure(w, 0, sizes[z], c, us[k], t[k]);
+            /* Only rank 0 timed; it alone needs t0 for the computation. */
+            for (int m = 0; B.me == 0 && m < win_impls(); m++) {
                 char name[48];
-                snprintf(name, sizeof name, "win overlap %s 0%%", win_modes[m]);
-                json_result(name, "reach", sizes[z], t0, us);
+                snprintf(name, sizeof name, "computation %.0f%%", 100 * share[k]);
+                json_result(name, win_impl[m], sizes[z], t[k][m], us[k][m]);
             }
-            for (int k = 0; B.me == 0 && k < 3; k++) {
-                for (int s = 0; s < B.samples; s++)
-                    us[s] = win_epoch_us(w[m], 0, sizes[z], share[k] * t0);
-                t[k] = median(us, B.samples);
-                char name[48];
-                snprintf(name, sizeof name, "win overlap %s %.0f%%", win_modes[m], 100 * share[k]);
-                json_result(name, "reach", sizes[z], t[k], us);
-            }
-            if (B.me == 0) {
-                printf("%10zu %-9s %9.2f", sizes[z], win_modes[m], t0);
-                for (int k = 0; k < 3; k++)
-                    printf(" %9.2f %8.0f%%", t[k], 100 * (t0 + share[k] * t0 - t[k]) / t0);
-                printf("\n");
-            }
-            reach_barrier();
         }
+        for (int m = 0; B.me == 0 && m < win_impls(); m++) {
+            printf("%10zu %-9s %9.2f", sizes[z], m < 2 ? win_modes[m] : "MPI-3", t[0][m]);
+            for (int k = 1; k < 4; k++)
+                printf(" %9.2f %8.0f%%", t[k][m], 100 * (t[0][m] + share[k] * t[0][m] - t[k][m]) / t[0][m]);
+            printf("\n");
+        }
+    }
     win_pair_free(w);
 }
 
@@ -673,7 +733,9 @@ static void bench_win_overlap(void)
  * get of a size + unlock on its window without pause; the figure is the
  * target's time, which grows with what the epochs take from it (its
  * server thread's work, and its core), beside the epochs the origins ran
- * meanwhile (mean per sample). One origin (rank 0), then every rank but 1. */
+ * meanwhile (mean per sample). One origin (rank 0), then every rank but
+ * 1. MPI-3's epochs, where the job fits the cores, show what passive
+ * target costs when the target must enter MPI to serve them. */
 static volatile double win_sink;
 
 static void win_compute(long iters)
@@ -685,13 +747,13 @@ static void win_compute(long iters)
 }
 
 /* The target's time (ms) for iters of computation while `origins` ranks
- * (0 and up, skipping 1) run epochs of size on w (alone if w is NULL),
- * and in *epochs how many they ran: both on rank 0. */
-static double win_target_ms(reach_win_t *w, long iters, size_t size, int origins, long *flags[],
-                            long *epochs)
+ * (0 and up, skipping 1) run epochs of size with implementation m (none
+ * if m < 0) on w[m] or, for MPI-3, mw, and in *epochs how many they ran. */
+static double win_target_ms(int m, reach_win_t *w[2], MPI_Win mw, long iters, size_t size, int origins,
+                            long *flags[], long *epochs)
 {
     long mine = 0;
-    int origin = B.me != 1 && (B.me == 0 ? 1 : B.me) < origins + 1;
+    int origin = m >= 0 && B.me != 1 && (B.me == 0 ? 1 : B.me) < origins + 1;
     volatile long *stop = flags[B.me];
     *stop = 0;
     reach_barrier();
@@ -705,18 +767,26 @@ static double win_target_ms(reach_win_t *w, long iters, size_t size, int origins
             if (r != 1 && reach_put(&one, flags[r], sizeof one, r) != REACH_SUCCESS)
                 reach_abort(1, "reach-bench: stopping the origins failed");
         reach_fence_all();
-    } else if (origin && w) {
-        while (*stop == 0)
-            if (reach_win_lock(w, REACH_LOCK_SHARED, 1) != REACH_SUCCESS ||
-                reach_win_get(w, B.dst, 0, size, 1) != REACH_SUCCESS ||
-                reach_win_unlock(w, 1) != REACH_SUCCESS)
-                reach_abort(1, "reach-bench: a window epoch failed");
+    } else if (origin) {
+        for (; *stop == 0; mine++) {
+            int bad;
+            if (m == WIN_MPI3)
+                bad = MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, mw) != 0 ||
+                      MPI_Get(B.dst, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, mw) != 0 ||
+                      MPI_Win_unlock(1, mw) != 0;
             else
-                mine++;
+                bad = reach_win_lock(w[m], REACH_LOCK_SHARED, 1) != REACH_SUCCESS ||
+                      reach_win_get(w[m], B.dst, 0, size, 1) != REACH_SUCCESS ||
+                      reach_win_unlock(w[m], 1) != REACH_SUCCESS;
+            if (bad)
+                reach_abort(1, "reach-bench: a window epoch failed");
+        }
     }
-    /* Only rank 1 timed, only origins counted: the sums are theirs. */
+    /* Only rank 1 timed, only origins counted: the sums are theirs. An
+     * allreduce, not a reduce: the target must stay inside MPI, serving
+     * MPI-3's passive target, until the origins' last epochs are done. */
     double local[2] = {t, (double)mine}, sum[2];
-    MPI_Reduce(local, sum, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(local, sum, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     *epochs = (long)sum[1];
     return sum[0];
 }
@@ -730,6 +800,10 @@ static void bench_win_receiver(void)
     if (!flags || reach_malloc(sizeof(long), (void **)flags) != REACH_SUCCESS)
         reach_abort(1, "reach-bench: set-up of the receiver-side test failed");
     win_pair_create(wsize, w);
+    MPI_Win mw = MPI_WIN_NULL;   /* every rank may be an origin */
+    void *mbase;
+    if (win_impls() > WIN_MPI3)
+        MPI_Win_allocate((MPI_Aint)((wsize + 15) & ~(size_t)15), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mbase, &mw);
     /* Calibrated on the target: iterations for about 20 ms alone. */
     long iters = 1000000;
     if (B.me == 1) {
@@ -738,39 +812,39 @@ static void bench_win_receiver(void)
         iters = (long)(iters * 0.020 / (now() - t0)) + 1;
     }
     MPI_Bcast(&iters, 1, MPI_LONG, 1, MPI_COMM_WORLD);
-    double ms[MAX_SAMPLES], alone;
-    long epochs[MAX_SAMPLES];
+    double ms[MAX_SAMPLES], alone, ep[MAX_SAMPLES];
+    long epochs;
     for (int s = 0; s < B.samples; s++)
-        ms[s] = win_target_ms(NULL, iters, 0, 0, flags, &epochs[s]);
+        ms[s] = win_target_ms(-1, w, mw, iters, 0, 0, flags, &epochs);
     alone = median(ms, B.samples);
     if (B.me == 0) {
-        json_values("win receiver alone", "reach", 0, "ms", alone, ms, B.samples);
+        json_values("target alone", "local", 0, "ms", alone, ms, B.samples);
         printf("\nreceiver-side overlap: rank 1 computes %.1f ms alone while origins run lock (shared) + "
                "get + unlock on its window (paper 002, Fig. 6; ms, median of %d; x: against alone)\n"
-               "%-7s %10s %10s %6s %8s %10s %6s %8s %9s\n",
-               alone, B.samples, "origins", "bytes", "direct", "x", "epochs", "deferred", "x", "epochs",
-               "def/dir");
+               "%-7s %10s %-9s %10s %6s %8s\n", alone, B.samples, "origins", "bytes", "impl", "target",
+               "x", "epochs");
     }
     for (int origins = 1; origins < B.np; origins = origins < B.np - 1 ? B.np - 1 : B.np)
-        for (int z = 0; z < 3 && sizes[z] <= wsize; z++) {
-            double t[2];
-            long n[2] = {0, 0};
-            for (int m = 0; m < 2; m++) {
+        for (int z = 0; z < 3 && sizes[z] <= wsize; z++)
+            for (int m = 0; m < win_impls(); m++) {
                 for (int s = 0; s < B.samples; s++) {
-                    ms[s] = win_target_ms(w[m], iters, sizes[z], origins, flags, &epochs[s]);
-                    n[m] += epochs[s] / B.samples;
+                    ms[s] = win_target_ms(m, w, mw, iters, sizes[z], origins, flags, &epochs);
+                    ep[s] = (double)epochs;
                 }
-                t[m] = median(ms, B.samples);
+                if (B.me != 0)
+                    continue;
+                double t = median(ms, B.samples), n = median(ep, B.samples);
                 char name[48];
-                snprintf(name, sizeof name, "win receiver %s %d origins", win_modes[m], origins);
-                if (B.me == 0)
-                    json_values(name, "reach", sizes[z], "ms", t[m], ms, B.samples);
-            }
-            if (B.me == 0)
-                printf("%-7d %10zu %10.2f %6.2f %8ld %10.2f %6.2f %8ld %9.2f%s\n", origins, sizes[z],
-                       t[0], t[0] / alone, n[0], t[1], t[1] / alone, n[1], t[1] / t[0],
+                snprintf(name, sizeof name, "target, %d origin%s", origins, origins > 1 ? "s" : "");
+                json_values(name, win_impl[m], sizes[z], "ms", t, ms, B.samples);
+                snprintf(name, sizeof name, "epochs, %d origin%s", origins, origins > 1 ? "s" : "");
+                json_values(name, win_impl[m], sizes[z], "epochs", n, ep, B.samples);
+                printf("%-7d %10zu %-9s %10.2f %6.2f %8.0f%s\n", origins, sizes[z],
+                       m < 2 ? win_modes[m] : "MPI-3", t, t / alone, n,
                        origins + 1 > B.cores ? "   (more processes than cores)" : "");
-        }
+            }
+    if (mw != MPI_WIN_NULL)
+        MPI_Win_free(&mw);
     win_pair_free(w);
     if (reach_free(flags[B.me]) != REACH_SUCCESS)
         reach_abort(1, "reach-bench: reach_free failed");
@@ -779,9 +853,10 @@ static void bench_win_receiver(void)
 
 /* Paper 002, Figures 7 and 8: the blocked LU (examples/lu_kernel.c) on
  * 1, 2, 4 ... processes of the job, its blocks fetched with exclusive
- * lock / get / unlock, in both modes: the time (median of up to 5 runs)
- * and the breakdown of the median run, the mean over the grid's ranks.
- * The first run of each is checked (residual below 1e-10). */
+ * lock / get / unlock — reach's in both modes, and MPI-3's where the job
+ * fits the cores: the time (median of up to 5 runs) and the breakdown of
+ * the median run, the mean over the grid's ranks. The first run of each
+ * is checked (residual below 1e-10). */
 #define LU_N 1024
 #define LU_B 64
 
@@ -789,20 +864,21 @@ static void bench_lu(void)
 {
     enum { RUNS = 5 };
     int runs = B.samples < RUNS ? B.samples : RUNS;
+    mpi_end_lock_all();
     if (B.me == 0)
         printf("\nLU n=%d b=%d, blocks by exclusive lock/get/unlock (paper 002, Figs. 7-8; ms, median of "
                "%d runs; breakdown of the median run)\n%-3s %-9s %9s %8s %8s %8s %8s %8s %8s\n",
-               LU_N, LU_B, runs, "P", "mode", "time", "lock", "get", "unlock", "barrier", "compute",
-               "def/dir");
+               LU_N, LU_B, runs, "P", "impl", "time", "lock", "get", "unlock", "barrier", "compute",
+               "x direct");
     for (int p = 1; p <= B.np; p = p < B.np && 2 * p > B.np ? B.np : 2 * p) {
-        double t[2] = {0, 0};
-        for (int m = 0; m < 2; m++) {
+        double t[3] = {0, 0, 0};
+        for (int m = 0; m < win_impls(); m++) {
             lu_result_t r[RUNS];
             double ms[RUNS];
-            if (reach_set_win_sync(win_modes[m]) != REACH_SUCCESS)
+            if (m < 2 && reach_set_win_sync(win_modes[m]) != REACH_SUCCESS)
                 reach_abort(1, "reach-bench: reach_set_win_sync failed");
             for (int s = 0; s < runs; s++) {
-                if (lu_run(LU_N, LU_B, p, s == 0, &r[s]) != REACH_SUCCESS)
+                if (lu_run(LU_N, LU_B, p, m == WIN_MPI3 ? LU_MPI3 : LU_REACH, s == 0, &r[s]) != REACH_SUCCESS)
                     reach_abort(1, "reach-bench: the LU run failed");
                 ms[s] = 1e3 * r[s].seconds;
                 if (B.me == 0 && !(r[s].residual < 1e-10))
@@ -814,20 +890,16 @@ static void bench_lu(void)
             int mid = 0;
             for (int s = 0; s < runs; s++)
                 mid = ms[s] == t[m] ? s : mid;
-            char name[48];
-            snprintf(name, sizeof name, "lu %s", win_modes[m]);
-            json_values(name, "reach", (size_t)p, "ms", t[m], ms, runs);
+            json_values("lu", win_impl[m], (size_t)p, "ms", t[m], ms, runs);
+            printf("%-3d %-9s %9.2f", p, m < 2 ? win_modes[m] : "MPI-3", t[m]);
             for (int k = 0; k < LU_PARTS; k++) {
+                char name[48];
                 double part = 1e3 * r[mid].part[k];
-                snprintf(name, sizeof name, "lu %s %s", win_modes[m], lu_part_name[k]);
-                json_values(name, "reach", (size_t)p, "ms", part, &part, 1);
+                snprintf(name, sizeof name, "lu %s", lu_part_name[k]);
+                json_values(name, win_impl[m], (size_t)p, "ms", part, &part, 1);
+                printf(" %8.2f", part);
             }
-            printf("%-3d %-9s %9.2f", p, win_modes[m], t[m]);
-            for (int k = 0; k < LU_PARTS; k++)
-                printf(" %8.2f", 1e3 * r[mid].part[k]);
-            if (m == 1)
-                printf(" %8.2f", t[1] / t[0]);
-            printf("%s\n", p > B.cores ? "   (more processes than cores)" : "");
+            printf(" %8.2f%s\n", t[m] / t[0], p > B.cores ? "   (more processes than cores)" : "");
         }
     }
     win_sync_restore();
@@ -863,18 +935,6 @@ static void bench_transfers(void)
     bench_transfer("acc", REACH_ACC, MPI_ACC, LOCAL_ACC);
 }
 
-/* Ends the MPI-3 pair's lock_all epoch (set up for the transfer tables
- * and the fetch-and-add), once; both sides must be inside MPI. */
-static void mpi_end_lock_all(void)
-{
-    static int ended;
-    if (B.me < 2 && !ended) {
-        MPI_Win_unlock_all(B.win);
-        MPI_Barrier(B.pair);
-    }
-    ended = 1;
-}
-
 static void bench_sync(void)
 {
     if (B.me == 0)
@@ -887,7 +947,7 @@ static void bench_sync(void)
 }
 
 /* The experiments, in the order they run; --only names a subset. Each
- * writes <out>/<name>.json: what it is, the machine and environment, and
+ * writes <out>/<name>-np<processes>.json: what it is, the machine and environment, and
  * every sample of every point (series, implementation, x). The plot says
  * how reach-report draws it. */
 static const struct experiment {
@@ -909,20 +969,30 @@ static const struct experiment {
     {"win_overlap", bench_win_overlap, "Sender-side overlap: computation inside the epoch",
      "paper 002, Figs. 4-5", "computation, % of the epoch", "overlap"},
     {"win_receiver", bench_win_receiver, "Receiver-side overlap: the target computes while origins work",
-     "paper 002, Fig. 6", "bytes", "bars"},
+     "paper 002, Fig. 6", "bytes", "receiver"},
     {"lu", bench_lu, "Blocked LU over a window, blocks by lock/get/unlock", "paper 002, Figs. 7-8",
      "processes", "stacked"},
 };
 enum { NEXPERIMENTS = sizeof experiments / sizeof experiments[0] };
-static const char *only;   /* comma-separated names, or NULL for all */
+static int selected[NEXPERIMENTS];
 
-/* Whether the comma-separated list names the experiment. */
-static int named(const char *list, const char *name)
+/* Selects the experiments a comma-separated list names (all if NULL); 0,
+ * or -1 after naming one that does not exist. */
+static int select_experiments(const char *list)
 {
-    size_t len = strlen(name);
-    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
-            return 1;
+    for (int e = 0; e < NEXPERIMENTS; e++)
+        selected[e] = list == NULL;
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        size_t len = strcspn(p, ",");
+        int e = 0;
+        while (e < NEXPERIMENTS && !(strlen(experiments[e].name) == len && strncmp(p, experiments[e].name, len) == 0))
+            e++;
+        if (e == NEXPERIMENTS) {
+            fprintf(stderr, "reach-bench: --only: no experiment named '%.*s'\n", (int)len, p);
+            return -1;
+        }
+        selected[e] = 1;
+    }
     return 0;
 }
 
@@ -976,7 +1046,7 @@ static void experiment_begin(const struct experiment *x, const char *out)
     if (B.me != 0)
         return;
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s.json", out, x->name);
+    snprintf(path, sizeof path, "%s/%s-np%d.json", out, x->name, B.np);
     B.json = fopen(path, "w");
     if (!B.json) {
         perror(path);
@@ -1004,8 +1074,9 @@ static void usage(void)
            "  N >= 2: rank 0 works on rank 1's memory, the others sleep.\n"
            "  --quick     7 samples per figure instead of 15, a few minutes in all\n"
            "  --max-size  largest transfer (default 1 MiB)\n"
-           "  --out       the results folder: a JSON file per experiment, report.md and\n"
-           "              its plots (default reach-results)\n"
+           "  --out       the results folder: a JSON file per experiment and process\n"
+           "              count, report.md and its plots (default reach-results); runs\n"
+           "              at several process counts into one folder make one report\n"
            "  --only      a comma-separated subset of:");
     for (int e = 0; e < NEXPERIMENTS; e++)
         printf(" %s", experiments[e].name);
@@ -1032,7 +1103,7 @@ static int run_report(const char *a, const char *b, const char *c)
 
 int main(int argc, char **argv)
 {
-    const char *out = "reach-results";
+    const char *out = "reach-results", *only = NULL;
     B.samples = 15;
     B.max_size = 1 << 20;
     if (argc == 4 && strcmp(argv[1], "--compare") == 0)
@@ -1051,16 +1122,9 @@ int main(int argc, char **argv)
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
-    for (const char *p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
-        size_t len = strcspn(p, ",");
-        int known = 0;
-        for (int e = 0; e < NEXPERIMENTS; e++)
-            known |= strlen(experiments[e].name) == len && strncmp(p, experiments[e].name, len) == 0;
-        if (!known) {
-            fprintf(stderr, "reach-bench: --only: no experiment named '%.*s'\n", (int)len, p);
-            usage();
-            return 2;
-        }
+    if (select_experiments(only) != 0) {
+        usage();
+        return 2;
     }
     if (B.max_size < 8 || B.max_size > (1u << 30)) {
         fprintf(stderr, "reach-bench: --max-size must be between 8 and 1 GiB\n");
@@ -1124,9 +1188,9 @@ int main(int argc, char **argv)
 
     int total = 0, done = 0;
     for (int e = 0; e < NEXPERIMENTS; e++)
-        total += !only || named(only, experiments[e].name);
+        total += selected[e];
     for (int e = 0; e < NEXPERIMENTS; e++) {
-        if (only && !named(only, experiments[e].name))
+        if (!selected[e])
             continue;
         double t0 = now();
         if (B.me == 0)

@@ -3,12 +3,15 @@
  * 2-D block-cyclically over a pr x pc process grid; each step k factors
  * the diagonal block, then the perimeter blocks of row and column k with
  * it, then updates the interior. Blocks owned elsewhere are fetched with
- * lock (exclusive, as in the paper) / get / unlock. No pivoting: the
- * matrix is diagonally dominant. At the end rank 0 gathers L and U and
+ * lock (exclusive, as in the paper) / get / unlock — reach's window
+ * epochs, or MPI-3's (MPI_Win_lock / MPI_Get / MPI_Win_unlock, with
+ * MPI_Barrier between the steps) as the baseline. No pivoting: the matrix
+ * is diagonally dominant. At the end rank 0 gathers L and U and
  * checks the residual max|A - LU| / max|A|. Used by examples/lu and by
  * reach-bench (paper 002, Figs. 7-8). */
 #include "lu_kernel.h"
 
+#include <mpi.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +22,9 @@ const char *const lu_part_name[LU_PARTS] = {"lock", "get", "unlock", "barrier", 
 
 static int n, b, nb, pr, pc, me, np;
 static double *mine;          /* my blocks, b*b doubles each, in order of block index */
-static reach_win_t *win;
+static lu_impl_t impl;
+static reach_win_t *win;      /* LU_REACH */
+static MPI_Win mpi_win;       /* LU_MPI3 */
 static double spent[LU_PARTS];
 static int failed;            /* the first error of a reach call, if any */
 
@@ -34,6 +39,11 @@ static void check(int st)
 {
     if (failed == REACH_SUCCESS)
         failed = st;
+}
+
+static void check_mpi(int rc)
+{
+    check(rc == MPI_SUCCESS ? REACH_SUCCESS : REACH_ERR_SYSTEM);
 }
 
 static double a_entry(int i, int j)
@@ -65,12 +75,21 @@ static const double *fetch(int bi, int bj, double *buf)
     if (r == me)
         return my_block(bi, bj);
     size_t bytes = (size_t)b * (size_t)b * sizeof(double);
-    double t0 = now();
-    check(reach_win_lock(win, REACH_LOCK_EXCLUSIVE, r));
-    double t1 = now();
-    check(reach_win_get(win, buf, local_index(bi, bj) * bytes, bytes, r));
-    double t2 = now();
-    check(reach_win_unlock(win, r));
+    size_t disp = local_index(bi, bj) * bytes;
+    double t0 = now(), t1, t2;
+    if (impl == LU_MPI3) {
+        check_mpi(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, r, 0, mpi_win));
+        t1 = now();
+        check_mpi(MPI_Get(buf, (int)bytes, MPI_BYTE, r, (MPI_Aint)disp, (int)bytes, MPI_BYTE, mpi_win));
+        t2 = now();
+        check_mpi(MPI_Win_unlock(r, mpi_win));
+    } else {
+        check(reach_win_lock(win, REACH_LOCK_EXCLUSIVE, r));
+        t1 = now();
+        check(reach_win_get(win, buf, disp, bytes, r));
+        t2 = now();
+        check(reach_win_unlock(win, r));
+    }
     double t3 = now();
     spent[LU_LOCK] += t1 - t0;
     spent[LU_GET] += t2 - t1;
@@ -78,10 +97,20 @@ static const double *fetch(int bi, int bj, double *buf)
     return buf;
 }
 
+/* Every rank meets; with MPI-3 inside MPI, whose passive target needs the
+ * target's polling (rank 0 reads the blocks for the residual meanwhile). */
+static void sync_ranks(void)
+{
+    if (impl == LU_MPI3)
+        check_mpi(MPI_Barrier(MPI_COMM_WORLD));
+    else
+        check(reach_barrier());
+}
+
 static void barrier(void)
 {
     double t0 = now();
-    reach_barrier();
+    sync_ranks();
     spent[LU_BARRIER] += now() - t0;
 }
 
@@ -204,7 +233,7 @@ static double residual(void)
     return worst / amax;
 }
 
-int lu_run(int n_, int b_, int p, int check_residual, lu_result_t *out)
+int lu_run(int n_, int b_, int p, lu_impl_t impl_, int check_residual, lu_result_t *out)
 {
     int size = reach_size();
     if (n_ <= 0 || b_ <= 0 || n_ % b_ != 0 || p < 1 || p > size) {
@@ -218,6 +247,7 @@ int lu_run(int n_, int b_, int p, int check_residual, lu_result_t *out)
     nb = n / b;
     me = reach_rank();
     np = p;
+    impl = impl_;
     for (pr = 1; (pr + 1) * (pr + 1) <= np; pr++)
         ;
     while (np % pr)
@@ -231,7 +261,11 @@ int lu_run(int n_, int b_, int p, int check_residual, lu_result_t *out)
     size_t bytes = me < np ? (size_t)lrows * (size_t)lcols * (size_t)b * (size_t)b * sizeof(double) : 0;
     void **bases = malloc(sizeof(void *) * (size_t)size);
     void **sums = malloc(sizeof(void *) * (size_t)size);
-    int st = bases && sums ? reach_win_allocate(bytes, bases, &win) : REACH_ERR_NOMEM;
+    int st = !bases || !sums ? REACH_ERR_NOMEM
+             : impl == LU_REACH ? reach_win_allocate(bytes, bases, &win)
+             /* rounded up to 16 bytes: MPICH 4.0.2 misaddresses windows of other sizes */
+             : MPI_Win_allocate((MPI_Aint)((bytes + 15) & ~(size_t)15), 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+                                &bases[me], &mpi_win) == MPI_SUCCESS ? REACH_SUCCESS : REACH_ERR_SYSTEM;
     if (st != REACH_SUCCESS) {
         free(bases);
         free(sums);
@@ -244,7 +278,7 @@ int lu_run(int n_, int b_, int p, int check_residual, lu_result_t *out)
                 for (int j = 0; j < b; j++)
                     for (int i = 0; i < b; i++)
                         my_block(bi, bj)[j * b + i] = a_entry(bi * b + i, bj * b + j);
-    reach_barrier();
+    sync_ranks();
 
     double t0 = now();
     factor();   /* a rank beyond the grid owns nothing: it only joins the barriers */
@@ -253,7 +287,7 @@ int lu_run(int n_, int b_, int p, int check_residual, lu_result_t *out)
     /* Rank 0 reads every grid rank's figures for the mean breakdown. */
     if ((st = reach_malloc(sizeof spent, sums)) == REACH_SUCCESS) {
         memcpy(sums[me], spent, sizeof spent);
-        reach_barrier();
+        sync_ranks();
         if (me == 0) {
             double part[LU_PARTS];
             *out = (lu_result_t){.seconds = total};
@@ -264,11 +298,14 @@ int lu_run(int n_, int b_, int p, int check_residual, lu_result_t *out)
             }
             out->residual = check_residual ? residual() : 0;
         }
-        reach_barrier();
+        sync_ranks();
         check(reach_free(sums[me]));
     }
     check(st);
-    check(reach_win_free(win));
+    if (impl == LU_MPI3)
+        check_mpi(MPI_Win_free(&mpi_win));
+    else
+        check(reach_win_free(win));
     free(sums);
     free(bases);
     return failed;

@@ -8,6 +8,10 @@
 enum { LU_LOCK, LU_GET, LU_UNLOCK, LU_BARRIER, LU_COMPUTE, LU_PARTS };
 extern const char *const lu_part_name[LU_PARTS];
 
+/* Whose epochs fetch the blocks: reach's windows (in the REACH_WIN_SYNC
+ * mode in force) or MPI-3's, the baseline. */
+typedef enum lu_impl { LU_REACH, LU_MPI3 } lu_impl_t;
+
 typedef struct lu_result {
     double seconds;           /* the factorization */
     double part[LU_PARTS];    /* its breakdown, seconds, the mean over the grid's ranks */
@@ -15,9 +19,8 @@ typedef struct lu_result {
 } lu_result_t;
 
 /* Collective: factors an n x n matrix in b x b blocks over ranks 0..p-1
- * (the others join the barriers only) with windows of the REACH_WIN_SYNC
- * mode in force; the result on rank 0, its residual if check (else 0; it
+ * (the others join the barriers only) with impl's windows; the result on rank 0, its residual if check (else 0; it
  * costs about n^3/3 multiply-adds on rank 0). An error if the arguments
  * are wrong or a reach call failed. */
-int lu_run(int n, int b, int p, int check, lu_result_t *out);
+int lu_run(int n, int b, int p, lu_impl_t impl, int check, lu_result_t *out);
 #endif
