@@ -18,6 +18,12 @@ int main(int argc, char **argv)
         return 1;
     int n = argc > 1 ? atoi(argv[1]) : 512, b = argc > 2 ? atoi(argv[2]) : 32;
     int mpi3 = argc > 3 && strcmp(argv[3], "mpi3") == 0;
+    if (argc > 4 || (argc > 3 && !mpi3)) {
+        if (reach_rank() == 0)
+            fprintf(stderr, "usage: lu [n] [b] [mpi3]\n");
+        reach_finalize();
+        return 2;
+    }
     lu_result_t r;
     int st = lu_run(n, b, reach_size(), mpi3 ? LU_MPI3 : LU_REACH, 1, &r), bad = 0;
     if (st == REACH_SUCCESS && reach_rank() == 0) {

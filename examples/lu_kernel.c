@@ -26,7 +26,7 @@ static lu_impl_t impl;
 static reach_win_t *win;      /* LU_REACH */
 static MPI_Win mpi_win;       /* LU_MPI3 */
 static double spent[LU_PARTS];
-static int failed;            /* the first error of a reach call, if any */
+static int failed;            /* the first error of a reach or MPI call, if any */
 
 static double now(void)
 {
