@@ -7,4 +7,10 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     build-essential cmake ninja-build pkg-config \
     mpich libmpich-dev libucx-dev \
+    openmpi-bin libopenmpi-dev clang \
     procps python3-matplotlib >/dev/null
+# Both MPIs are installed (the tests also run under Open MPI); MPICH stays
+# the default mpicc, mpiexec and mpi.h, which Open MPI would otherwise take.
+update-alternatives --quiet --set mpi /usr/bin/mpicc.mpich
+update-alternatives --quiet --set mpirun /usr/bin/mpirun.mpich
+update-alternatives --quiet --set mpi-x86_64-linux-gnu /usr/include/x86_64-linux-gnu/mpich

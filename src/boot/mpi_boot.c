@@ -1,6 +1,9 @@
 #include "boot/boot.h"
 
+#include "core/wait.h"
+
 #include <stdlib.h>
+#include <unistd.h>
 
 int boot_init(int *argc, char ***argv, MPI_Comm comm)
 {
@@ -24,6 +27,8 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
      * machine can exercise the network transport. */
     MPI_Comm machine;
     MPI_Comm_split_type(rt.comm, MPI_COMM_TYPE_SHARED, rt.rank, MPI_INFO_NULL, &machine);
+    int machine_leader = rt.rank;
+    MPI_Bcast(&machine_leader, 1, MPI_INT, 0, machine);
     if (rt.cfg.node_size > 0) {
         int mrank;
         MPI_Comm_rank(machine, &mrank);
@@ -41,6 +46,20 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
     if (!rt.node_peers || !rt.peers || !leader_of)
         rt_fatal("reach_init: out of memory");
     MPI_Allgather(&rt.rank, 1, MPI_INT, rt.node_peers, 1, MPI_INT, rt.node_comm);
+
+    /* Each rank's process, for the liveness checks of long waits. */
+    struct { unsigned long long pstart; int machine, pid; } me = {0, machine_leader, (int)getpid()}, *all;
+    char state;
+    all = malloc(sizeof *all * (size_t)rt.size);
+    if (!all || wait_proc_state(me.pid, &state, &me.pstart) != 0)
+        rt_fatal("reach_init: out of memory, or no /proc/self/stat");
+    MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, rt.comm);
+    for (int r = 0; r < rt.size; r++) {
+        rt.peers[r].machine = all[r].machine;
+        rt.peers[r].pid = all[r].pid;
+        rt.peers[r].pstart = all[r].pstart;
+    }
+    free(all);
 
     /* Nodes are numbered in the order of their lowest world rank. */
     int leader = rt.node_peers[0];

@@ -55,6 +55,18 @@ int config_parse_size(const char *s, size_t *out)
     return 0;
 }
 
+int config_parse_seconds(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    /* A plain decimal: no sign, no hex, no inf or nan, at most a year. */
+    if (*s < '0' || *s > '9' || strpbrk(s, "xX") || errno != 0 || *end != '\0' || !(v <= 365 * 86400.0))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 /* The index of s in names (case-insensitive); -1 if none. */
 static int config_parse_name(const char *s, const char *const *names, int n, int *out)
 {
@@ -110,6 +122,7 @@ const char *config_lock_name(int kind)
 #define config_parse_BOOL config_parse_bool
 #define config_parse_UINT config_parse_uint
 #define config_parse_SIZE config_parse_size
+#define config_parse_SECONDS config_parse_seconds
 
 int config_load(config_t *cfg)
 {

@@ -12,6 +12,7 @@ typedef struct config {
 #define CONFIG_FIELD_BARRIER int
 #define CONFIG_FIELD_LOCK int
 #define CONFIG_FIELD_WINSYNC int
+#define CONFIG_FIELD_SECONDS double
 #define X(field, name, type, def, help) CONFIG_FIELD_##type field;
 #include "core/config_table.h"
     REACH_CONFIG_TABLE(X)
@@ -26,6 +27,7 @@ int config_load(config_t *cfg);
 int config_parse_bool(const char *s, int *out);
 int config_parse_uint(const char *s, uint32_t *out);
 int config_parse_size(const char *s, size_t *out);
+int config_parse_seconds(const char *s, double *out);
 enum { PROTOCOL_AUTO, PROTOCOL_DIRECT, PROTOCOL_PACK };
 int config_parse_protocol(const char *s, int *out);
 enum { BARRIER_FENCE_DISSEMINATION, BARRIER_COMBINED, BARRIER_TREE, BARRIER_COUNTER, BARRIER_KINDS };

@@ -2,7 +2,7 @@
  * X(field, NAME, type, default, help). type is BOOL, UINT, SIZE (bytes,
  * with an optional k/m/g suffix), PROTOCOL (auto, direct or pack) or
  * BARRIER (fence+dissemination, combined, tree, counter), LOCK (mcs, ticket,
- * hybrid) or WINSYNC (direct, deferred).
+ * hybrid), WINSYNC (direct, deferred) or SECONDS (a decimal number, 0 or more).
  * reach-info prints this table. */
 #define REACH_CONFIG_TABLE(X)                                                        \
     X(stats, "REACH_STATS", BOOL, "0",                                               \
@@ -28,4 +28,8 @@
     X(win_sync, "REACH_WIN_SYNC", WINSYNC, "direct",                                 \
       "windows' epochs: direct (operations issued at once, paper 002) or deferred (lock, operations and unlock sent together at unlock, the paper's baseline)") \
     X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
-      "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)")
+      "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)") \
+    X(peer_timeout, "REACH_PEER_TIMEOUT", SECONDS, "2",                              \
+      "seconds a waiting process allows a rank of its machine that ended without reach_finalize before it ends the job naming that rank (0: never check)") \
+    X(wait_report, "REACH_WAIT_REPORT", SECONDS, "60",                               \
+      "seconds in a mutex, barrier, counter or notification wait after which a process prints, once, what it waits for and who holds it (0: never)")

@@ -2,6 +2,7 @@
 #include "boot/boot.h"
 #include "core/group.h"
 #include "core/mem.h"
+#include "core/wait.h"
 #include "reach_mpi.h"
 #include "sync/sync.h"
 #include "sync/counter.h"
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 runtime_t rt;
 
@@ -80,6 +82,9 @@ _Noreturn static void rt_abort_job(int status)
     int inited = 0, fin = 0;
     MPI_Initialized(&inited);
     MPI_Finalized(&fin);
+    /* The launcher ends the process; should it not (a peer is gone and MPI
+     * waits for it), SIGALRM does. */
+    alarm(10);
     if (inited && !fin)
         MPI_Abort(MPI_COMM_WORLD, status);
     exit(status);
@@ -140,6 +145,7 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
         reach_finalize();
         return st;
     }
+    wait_start_checks();
     return REACH_SUCCESS;
 }
 
@@ -166,6 +172,7 @@ int reach_finalize(void)
         return rt_error(REACH_ERR_NOT_INIT, "reach_finalize", "reach is not initialized");
     /* Nobody unmaps while a peer may still be working on its memory. */
     sync_barrier();
+    wait_stop_checks();
     if (rt.cfg.stats)
         stats_print(stderr);
     ucx_finalize();

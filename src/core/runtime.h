@@ -31,6 +31,9 @@ typedef struct peer {
     uintptr_t rbase;    /* its arena's address in its own address space */
     seg_table_t segs;   /* its live user segments */
     int node;           /* node index */
+    int machine;        /* lowest world rank of its machine */
+    int pid;            /* its process on that machine, */
+    unsigned long long pstart;   /* and when it started (clock ticks since boot) */
 } peer_t;
 
 typedef struct runtime {

@@ -23,6 +23,7 @@
  * On one node there is no network and a write is complete when its stores
  * are visible: every variant is a memory fence and the node barrier. */
 #include "core/mem.h"
+#include "core/wait.h"
 #include "core/group.h"
 #include "sync/counter.h"
 #include "sync/sync.h"
@@ -52,10 +53,19 @@ static inline shm_waitword_t *bx_word(size_t off)
     return (shm_waitword_t *)(void *)(rt.peers[rt.rank].map + off);
 }
 
-/* Waits until the waitword at header offset off has counted to target. */
-static void bx_wait(size_t off, uint32_t target)
+/* Waits until the waitword at header offset off has counted to target,
+ * which the signal of rank `from` completes (-1: of several ranks). */
+static void bx_wait(size_t off, uint32_t target, int from)
 {
+    wait_now.what.rank = from;
     shm_waitword_wait_count(bx_word(off), target);
+}
+
+/* The node barrier: waits for the ranks of the node. */
+static void bx_node(void)
+{
+    wait_now.what.rank = -1;
+    shm_node_barrier();
 }
 
 /* Adds one to the waitword at header offset off of rank's arena, waking
@@ -168,7 +178,7 @@ void barrier_finalize(void)
 /* The node barrier, the node leaders' dissemination, the node barrier. */
 static void bx_hierarchical(void)
 {
-    shm_node_barrier();
+    bx_node();
     if (rt.node_count < 2)
         return;
     if (rt.node_rank == 0) {
@@ -176,11 +186,12 @@ static void bx_hierarchical(void)
         bx.dissem_epoch++;
         for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
             int peer = rt.node_members[rt.node_first[(i + dist) % n]];
+            int from = rt.node_members[rt.node_first[(i + n - dist % n) % n]];
             bx_signal(peer, SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t));
-            bx_wait(SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t), bx.dissem_epoch);
+            bx_wait(SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t), bx.dissem_epoch, from);
         }
     }
-    shm_node_barrier();
+    bx_node();
 }
 
 /* Combines every process's op_init so that each learns how many writes
@@ -216,7 +227,7 @@ static uint32_t bx_exchange(void)
             net->put_signal(peer, bx.out, bx.raddr[peer] + off, m * sizeof(uint32_t),
                             rt.peers[peer].rbase + word);
         }
-        bx_wait(word, bx.xchg_epoch);
+        bx_wait(word, bx.xchg_epoch, (me + n - d) % n);
         const uint32_t *in = bx.buf + (size_t)k * bx.per_round;
         m = 0;
         for (int o = d; o < n; o++)
@@ -234,10 +245,10 @@ static void bx_tree(void)
     int children = first < n ? last - first + 1 : 0;
     bx.arrivals += (uint32_t)children;
     bx.tree_epoch++;
-    bx_wait(SHM_TREE_ARRIVE_OFF, bx.arrivals);
+    bx_wait(SHM_TREE_ARRIVE_OFF, bx.arrivals, children == 1 ? first : -1);
     if (me > 0) {
         bx_signal((me - 1) / radix, SHM_TREE_ARRIVE_OFF);
-        bx_wait(SHM_TREE_RELEASE_OFF, bx.tree_epoch);
+        bx_wait(SHM_TREE_RELEASE_OFF, bx.tree_epoch, (me - 1) / radix);
     }
     for (int c = first; c <= last; c++)
         bx_signal(c, SHM_TREE_RELEASE_OFF);
@@ -246,6 +257,9 @@ static void bx_tree(void)
 void sync_barrier(void)
 {
     atom_fence_seq_cst();
+    wait_for(WAIT_BARRIER, -1, 0, 0);
+    _Atomic uint32_t *entered = (_Atomic uint32_t *)(void *)(rt.peers[rt.rank].map + SHM_ENTERED_OFF);
+    atom_store_relaxed(entered, atom_load_relaxed(entered) + 1);   /* for reports only */
     if (net == NULL) {
         shm_node_barrier();
     } else {
@@ -269,5 +283,6 @@ void sync_barrier(void)
             break;
         }
     }
+    wait_done();
     rt_count(REACH_OP_BARRIER, rt.rank, 0);
 }

@@ -3,6 +3,7 @@
 #include "sync/counter.h"
 #include "core/group.h"
 #include "core/mem.h"
+#include "core/wait.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
@@ -242,7 +243,9 @@ int reach_counter_add_wait(reach_counter_t *c, int64_t add, int64_t test, int64_
     int st = counter_check("reach_counter_add_wait", c);
     if (st != REACH_SUCCESS)
         return st;
+    wait_for(WAIT_COUNTER, c->ref.home, 0, test);
     int64_t v = ctr_add_wait(&c->ref, add, test);
+    wait_done();
     if (now)
         *now = v;
     return REACH_SUCCESS;
@@ -253,7 +256,9 @@ int reach_counter_wait(reach_counter_t *c, int64_t value, int64_t *now)
     int st = counter_check("reach_counter_wait", c);
     if (st != REACH_SUCCESS)
         return st;
+    wait_for(WAIT_COUNTER, c->ref.home, 0, value);
     int64_t v = ctr_add_wait(&c->ref, 0, value);
+    wait_done();
     if (now)
         *now = v;
     return REACH_SUCCESS;

@@ -31,6 +31,7 @@
  *   and answers when its turn comes. */
 #include "core/group.h"
 #include "core/mem.h"
+#include "core/wait.h"
 #include "sync/counter.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
@@ -359,10 +360,12 @@ static void mcs_reclaim(int slot)
     if (mcs_word_op(slots.park[slot].set, slots.park[slot].id, slots.park[slot].rank, NET_SYNC_CAS64,
                     enc, 0) != enc)
         for (unsigned i = 0; !mcs_consumed(slot); i++) {
-            if (i < rt.cfg.spin_count)
+            if (i < rt.cfg.spin_count) {
                 cpu_relax();
-            else
+            } else {
+                wait_tick();
                 sched_yield();
+            }
         }
     mcs_slot_free(slot);
 }
@@ -394,7 +397,9 @@ static inline void mcs_slot_hold(signed char *entry, int slot)
 }
 
 /* Takes the lock: swap the lock word; behind a predecessor, link to it
- * with a swap, which finds RELEASED if it left a parked node. */
+ * with a swap, which finds RELEASED if it left a parked node. The queue
+ * node's flag reads 0 once the lock is held, which a waiter's report reads
+ * to tell the holder from a rank waiting ahead. */
 static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry)
 {
     int slot = 0, st = mcs_slot_take(call, &slot);
@@ -406,22 +411,23 @@ static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, si
     atom_store_relaxed(&q->next, 0);
     atom_store_relaxed(&q->locked.value, 1);
     uint64_t prev = mcs_word_op(set, id, rank, NET_SYNC_SWAP64, me, 0);
-    if (prev == 0)
-        return REACH_SUCCESS;
-    if (mcs_qnode(prev) == NULL) {
-        /* One message: the predecessor's server links us, and answers only
-         * if the predecessor had left; otherwise the predecessor passes the
-         * lock when it leaves. Either comes as a push. */
-        net->sync(mcs_rank(prev), mcs_qnode_raddr(prev, offsetof(mcs_qnode_t, next)),
-                  NET_SYNC_MCS_LINK, me, MCS_RELEASED, NULL);
-        if (net->wait_push() != 0)   /* 1: passed by a holder, 0: it had left */
+    if (prev != 0) {
+        mcs_qnode_t *pq = mcs_qnode(prev);
+        wait_behind(mcs_rank(prev), pq ? &pq->locked.value : NULL);
+        if (pq == NULL) {
+            /* One message: the predecessor's server links us, and answers
+             * only if the predecessor had left; otherwise the predecessor
+             * passes the lock when it leaves. Either comes as a push. */
+            net->sync(mcs_rank(prev), mcs_qnode_raddr(prev, offsetof(mcs_qnode_t, next)),
+                      NET_SYNC_MCS_LINK, me, MCS_RELEASED, NULL);
+            if (net->wait_push() != 0)   /* 1: passed by a holder, 0: it had left */
+                rt.stats.lock_contended++;
+        } else if (atom_xchg_acq_rel(&pq->next, me) != MCS_RELEASED) {
             rt.stats.lock_contended++;
-        return REACH_SUCCESS;
+            shm_waitword_wait_change(&q->locked, 1);
+        }
     }
-    if (atom_xchg_acq_rel(&mcs_qnode(prev)->next, me) != MCS_RELEASED) {
-        rt.stats.lock_contended++;
-        shm_waitword_wait_change(&q->locked, 1);
-    }
+    atom_store_relaxed(&q->locked.value, 0);
     return REACH_SUCCESS;
 }
 
@@ -523,13 +529,16 @@ int reach_mutex_lock(reach_mutexes_t *set, int id, int rank)
     int st = mutex_entry(call, set, id, rank, 0, &entry);
     if (unlikely(st != REACH_SUCCESS))
         return st;
+    wait_for(WAIT_MUTEX, rank, id, 0);
     if (set->algorithm == LOCK_MCS) {
-        if ((st = mcs_lock(call, set, id, rank, entry)) != REACH_SUCCESS)
-            return st;
+        st = mcs_lock(call, set, id, rank, entry);
     } else {
         ticket_lock(set, id, rank);
         *entry = 0;
     }
+    wait_done();
+    if (st != REACH_SUCCESS)
+        return st;
     rt_count(REACH_OP_LOCK, rank, 0);
     return REACH_SUCCESS;
 }

@@ -3,6 +3,7 @@
  * counter is a waitword in the receiver's arena, so the waiter sleeps. */
 #include "core/group.h"
 #include "core/mem.h"
+#include "core/wait.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
@@ -75,7 +76,9 @@ int reach_notify_wait(int rank, int *waited)
         return rt_error(REACH_ERR_ARG, "reach_notify_wait", "waited is NULL");
     shm_waitword_t *w = &((shm_waitword_t *)nt.mine)[rank];
     uint32_t want = (uint32_t)++nt.waited[rank];
+    wait_for(WAIT_NOTIFY, rank, 0, want);
     shm_waitword_wait_count(w, want);
+    wait_done();
     *waited = (int)want;
     return (int)atom_load_acquire(&w->value);
 }

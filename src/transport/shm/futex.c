@@ -1,5 +1,6 @@
 #include "transport/shm/futex.h"
 #include "core/runtime.h"
+#include "core/wait.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -10,8 +11,10 @@
 void shm_futex_wait(_Atomic uint32_t *word, uint32_t expected)
 {
     rt_stat_inc(&rt.stats.blocking_waits);
-    /* EAGAIN (value changed) and EINTR both mean: look again. */
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, expected, NULL, NULL, 0);
+    wait_tick();
+    /* EAGAIN (value changed), EINTR and the timeout all mean: look again. */
+    struct timespec limit = {0, WAIT_SLEEP_MS * 1000000L};
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, expected, &limit, NULL, 0);
 }
 
 void shm_futex_wake(_Atomic uint32_t *word, int count)

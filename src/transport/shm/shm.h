@@ -10,6 +10,8 @@
  *   [44, 49 KiB)  barrier words: dissemination rounds between node leaders,
  *                 the tree barrier's arrival and release, the combined
  *                 barrier's exchange rounds
+ *   [49 KiB]      barriers the process has entered (read by the deadlock
+ *                 report of a rank waiting in a barrier)
  *   [64 KiB, ...) heap: collective and local allocations */
 #ifndef REACH_SHM_H
 #define REACH_SHM_H
@@ -31,6 +33,7 @@
 #define SHM_TREE_ARRIVE_OFF  (SHM_DISSEM_OFF + SHM_DISSEM_ROUNDS * 64u)
 #define SHM_TREE_RELEASE_OFF (SHM_TREE_ARRIVE_OFF + 64u)
 #define SHM_XCHG_OFF         (SHM_TREE_RELEASE_OFF + 64u)   /* SHM_DISSEM_ROUNDS words */
+#define SHM_ENTERED_OFF      (SHM_XCHG_OFF + SHM_DISSEM_ROUNDS * 64u)
 #define SHM_HEAP_OFF       ((size_t)64 << 10)
 
 typedef struct shm_stripe {

@@ -18,6 +18,7 @@
 #include "transport/transport.h"
 #include "core/acc.h"
 #include "transport/shm/shm_ops.h"
+#include "core/wait.h"
 #include "sync/counter.h"
 #include "sync/window.h"
 
@@ -170,6 +171,7 @@ static void ux_client_progress(unsigned *spins)
     if (ucp_worker_arm(ux.client) == UCS_OK) {
         struct pollfd pfd = {ux.client_fd, POLLIN, 0};
         rt_stat_inc(&rt.stats.blocking_waits);
+        wait_tick();
         poll(&pfd, 1, 10);
     }
 }
@@ -528,6 +530,7 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
  * 2000). */
 static void *ux_server_main(void *arg)
 {
+    wait_server_thread();
     (void)arg;
     unsigned idle = 0;
     while (!atomic_load(&ux.stop)) {

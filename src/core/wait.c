@@ -1,0 +1,171 @@
+#include "core/wait.h"
+#include "core/atomic.h"
+#include "transport/shm/shm.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct wait_state wait_now;
+
+static _Thread_local int on_server;   /* this thread is the server thread */
+static struct {
+    int checking;        /* liveness checks are on */
+    double next_check;   /* when to look at the peers again */
+    int lost;            /* a rank found gone, or -1 */
+    double lost_at;      /* when it was found gone */
+} wt = {.lost = -1};
+
+static double wait_clock(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int wait_proc_state(int pid, char *state, unsigned long long *start)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    /* The command name may hold spaces and parentheses: fields resume
+     * after the last ')'. Field 3 is the state, field 22 the start time. */
+    const char *p = strrchr(buf, ')');
+    if (p == NULL ||
+        sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+               state, start) != 2)
+        return -1;
+    return 0;
+}
+
+int wait_peer_gone(int rank)
+{
+    const peer_t *p = &rt.peers[rank];
+    if (rank == rt.rank || p->machine != rt.peers[rt.rank].machine)
+        return 0;
+    char state;
+    unsigned long long start;
+    return wait_proc_state(p->pid, &state, &start) != 0 || start != p->pstart || state == 'Z' ||
+           state == 'X' || state == 'x';
+}
+
+void wait_server_thread(void)
+{
+    on_server = 1;
+}
+
+void wait_start_checks(void)
+{
+    wt.checking = 1;
+    wt.next_check = 0;
+    wt.lost = -1;
+    wait_now.what.kind = WAIT_NONE;
+}
+
+void wait_stop_checks(void)
+{
+    wt.checking = 0;
+}
+
+/* Barriers rank r (of this node) has entered. */
+static uint32_t barrier_entered(int r)
+{
+    return atom_load_relaxed((_Atomic uint32_t *)(void *)(rt.peers[r].map + SHM_ENTERED_OFF));
+}
+
+/* "for mutex 3 of rank 0, held by rank 2" and the like. */
+static void wait_describe(char *buf, size_t len)
+{
+    const wait_what_t *w = &wait_now.what;
+    switch (w->kind) {
+    case WAIT_MUTEX: {
+        int n = snprintf(buf, len, "for mutex %d of rank %d", w->id, w->rank);
+        if (w->ahead < 0)
+            snprintf(buf + n, len - (size_t)n, " (REACH_LOCK=%s does not record its holder)",
+                     config_lock_name(rt.cfg.lock));
+        else if (w->ahead_waits == NULL)
+            snprintf(buf + n, len - (size_t)n, ", queued behind rank %d (its holder, or a rank waiting ahead)",
+                     w->ahead);
+        else if (atom_load_acquire(w->ahead_waits) != 0)
+            snprintf(buf + n, len - (size_t)n, ", queued behind rank %d, which waits for it as well",
+                     w->ahead);
+        else
+            snprintf(buf + n, len - (size_t)n, ", held by rank %d", w->ahead);
+        break;
+    }
+    case WAIT_BARRIER: {
+        int n = w->rank >= 0 ? snprintf(buf, len, "in a barrier, for the signal of rank %d", w->rank)
+                             : snprintf(buf, len, "in a barrier");
+        /* The ranks of this node that have entered fewer barriers. */
+        uint32_t mine = barrier_entered(rt.rank);
+        int late = 0;
+        for (int i = 0; i < rt.node_size && (size_t)n < len; i++) {
+            int r = rt.node_peers[i];
+            if ((int32_t)(barrier_entered(r) - mine) < 0)
+                n += snprintf(buf + n, len - (size_t)n, "%s%d", late++ ? ", " : "; not yet in it: rank ", r);
+        }
+        if ((size_t)n < len && rt.node_count > 1)
+            snprintf(buf + n, len - (size_t)n, "%s", late ? " (ranks of other nodes not seen from here)"
+                                                          : "; the ranks of this node are all in it");
+        break;
+    }
+    case WAIT_COUNTER:
+        snprintf(buf, len, "for the counter of rank %d to reach %lld", w->rank, (long long)w->value);
+        break;
+    case WAIT_NOTIFY:
+        snprintf(buf, len, "for notification %lld from rank %d", (long long)w->value, w->rank);
+        break;
+    default:
+        snprintf(buf, len, "for a transfer, fence or window epoch to complete");
+        break;
+    }
+}
+
+void wait_tick(void)
+{
+    if (on_server)
+        return;
+    double now = wait_clock();
+    if (wait_now.since == 0) {
+        wait_now.since = now;
+    } else if (wait_now.what.kind != WAIT_NONE && !wait_now.reported && rt.cfg.wait_report > 0 &&
+               now - wait_now.since >= rt.cfg.wait_report) {
+        char what[256];
+        wait_describe(what, sizeof what);
+        fprintf(stderr, "reach: rank %d: has waited %.1f s %s; still waiting (REACH_WAIT_REPORT)\n",
+                rt.rank, now - wait_now.since, what);
+        wait_now.reported = 1;
+    }
+    if (!wt.checking || rt.cfg.peer_timeout <= 0)
+        return;
+    if (wt.lost < 0 && now >= wt.next_check) {
+        wt.next_check = now + 0.2;
+        for (int r = 0; r < rt.size && wt.lost < 0; r++)
+            if (wait_peer_gone(r)) {
+                wt.lost = r;
+                wt.lost_at = now;
+            }
+    }
+    if (wt.lost >= 0 && now - wt.lost_at >= rt.cfg.peer_timeout) {
+        /* Every rank gone by now, "3 (pid 812), 5 (pid 830)". */
+        char who[256], what[256];
+        int n = 0, count = 0;
+        for (int r = wt.lost; r < rt.size && n < (int)sizeof who - 32; r++)
+            if (wait_peer_gone(r))
+                n += snprintf(who + n, sizeof who - (size_t)n, "%s%d (pid %d)", count++ ? ", " : "", r,
+                              rt.peers[r].pid);
+        wait_describe(what, sizeof what);
+        rt_fatal("rank%s %s %s ended without reach_finalize (killed, crashed or exited), and this "
+                 "rank still waits %s; ending the job",
+                 count > 1 ? "s" : "", who, count > 1 ? "have" : "has", what);
+    }
+}

@@ -1,0 +1,92 @@
+/* Long waits. Every place where a process sleeps (a futex on a shared word,
+ * the network worker's descriptor) calls wait_tick() each time it wakes, at
+ * least every WAIT_SLEEP_MS. The tick does two things:
+ *
+ * - Lost peers: it checks, a few times a second, that the ranks on this
+ *   machine are still running (their /proc entry, with the start time
+ *   recorded at reach_init, so a reused pid does not count). A rank that
+ *   ended without reach_finalize (killed, crashed, exited) can never
+ *   answer; once one has been gone for REACH_PEER_TIMEOUT seconds and this
+ *   process still waits, the job ends with a message naming that rank.
+ *   Ranks on other machines are reached through UCX, which reports a
+ *   failed peer as the failure of an operation to it.
+ * - Deadlock help: a process that has waited REACH_WAIT_REPORT seconds in a
+ *   mutex, barrier, counter or notification prints, once per wait, what it
+ *   waits for and who holds it, and keeps waiting.
+ *
+ * The calls that wait name what they wait for with wait_for(), and
+ * wait_done() when they return; only the application thread does (the
+ * server thread's ticks do nothing). */
+#ifndef REACH_CORE_WAIT_H
+#define REACH_CORE_WAIT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/runtime.h"
+
+/* The longest a waiting process sleeps before it looks again. */
+#define WAIT_SLEEP_MS 100
+
+typedef enum {
+    WAIT_NONE,      /* a transfer, fence or epoch: liveness checks only */
+    WAIT_MUTEX,     /* rank = the mutex's home, id = the mutex */
+    WAIT_BARRIER,   /* rank = the rank whose signal is awaited, -1: the node's ranks */
+    WAIT_COUNTER,   /* rank = the counter's home, value = the value awaited */
+    WAIT_NOTIFY,    /* rank = the notifier, value = the notification awaited */
+} wait_kind_t;
+
+typedef struct wait_what {
+    wait_kind_t kind;
+    int rank, id;
+    int64_t value;
+    /* Mutexes: the rank queued just ahead of this one (-1: unknown) and,
+     * when that rank is on this node, its "still waiting" flag (non-zero
+     * while it waits; zero once it holds the mutex). */
+    int ahead;
+    const _Atomic uint32_t *ahead_waits;
+} wait_what_t;
+
+/* What the application thread waits for now, and since when. */
+extern struct wait_state {
+    wait_what_t what;
+    double since;       /* 0 until the first tick of this wait */
+    int reported;
+} wait_now REACH_HIDDEN;
+
+static inline void wait_for(wait_kind_t kind, int rank, int id, int64_t value)
+{
+    wait_now.what = (wait_what_t){kind, rank, id, value, -1, NULL};
+    wait_now.since = 0;
+    wait_now.reported = 0;
+}
+
+/* A mutex wait learns the rank ahead of it once it has queued. */
+static inline void wait_behind(int ahead, const _Atomic uint32_t *ahead_waits)
+{
+    wait_now.what.ahead = ahead;
+    wait_now.what.ahead_waits = ahead_waits;
+}
+
+static inline void wait_done(void)
+{
+    wait_now.what.kind = WAIT_NONE;
+}
+
+/* Called by a sleeping wait each time it wakes (and before it first
+ * sleeps); may end the job if a peer is gone. */
+void wait_tick(void) REACH_HIDDEN;
+/* Marks the calling thread as the server thread: its ticks do nothing. */
+void wait_server_thread(void) REACH_HIDDEN;
+/* The state letter and start time of process pid, from /proc/PID/stat;
+ * -1 if there is no such process. */
+int wait_proc_state(int pid, char *state, unsigned long long *start) REACH_HIDDEN;
+/* Turns the liveness checks on (at the end of reach_init) and off (once
+ * every rank has reached reach_finalize, when a rank that ends ends
+ * normally). */
+void wait_start_checks(void) REACH_HIDDEN;
+void wait_stop_checks(void) REACH_HIDDEN;
+/* 1 if rank is on this machine and has ended without reach_finalize. */
+int wait_peer_gone(int rank) REACH_HIDDEN;
+
+#endif

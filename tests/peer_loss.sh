@@ -1,0 +1,62 @@
+#!/bin/sh
+# peer_loss.sh WAIT HOW CHILD MPIEXEC [FLAGS...]: runs test_peer_loss on 4
+# processes. Rank 1 ends as HOW says while the others wait for it in WAIT;
+# checks that the job ends by itself well within the script's limit, with
+# reach's message naming rank 1, and that /dev/shm holds no file that was
+# not there before.
+#
+# peer_loss.sh report none CHILD MPIEXEC...: checks the deadlock help:
+# with REACH_WAIT_REPORT=1 each waiting rank says once per wait what it
+# waits for and who holds it, and the job then completes.
+wait=$1 how=$2 child=$3 mpiexec=$4
+shift 4
+before=$(mktemp) after=$(mktemp) out=$(mktemp)
+trap 'rm -f "$before" "$after" "$out"' EXIT
+fail() { echo "peer_loss $wait $how: FAILED: $*"; exit 1; }
+ls -A /dev/shm | sort >"$before"
+
+case $("$mpiexec" --version 2>&1) in
+  *HYDRA*) keep="-disable-auto-cleanup" ;;
+  *"Open MPI"*|*OpenRTE*) keep="--mca orte_enable_recovery 1 --mca orte_abort_on_non_zero_status 0" ;;
+  *) keep="" ;;
+esac
+
+if [ "$wait" = report ]; then
+  REACH_WAIT_REPORT=1 timeout 100 "$mpiexec" "$@" -n 4 "$child" report >"$out" 2>&1
+  status=$?
+  cat "$out"
+  [ $status -eq 0 ] || fail "exit status $status, expected 0"
+  [ "$(grep -c 'done$' "$out")" -eq 4 ] || fail "not every rank completed"
+  # Ranks 0, 2, 3 wait for the mutex (one holds it, rank 1 its first
+  # holder), then all three for rank 1 in the barrier.
+  n=$(grep -c 'has waited .* for mutex 0 of rank 0, .*REACH_WAIT_REPORT' "$out")
+  [ "$n" -eq 3 ] || fail "$n mutex reports, expected 3 (one per waiting rank)"
+  grep -q 'for mutex 0 of rank 0, held by rank 1' "$out" || fail "no report names the holder, rank 1"
+  n=$(grep -c 'has waited .* in a barrier.*not yet in it: rank 1[;)].*REACH_WAIT_REPORT' "$out")
+  [ "$n" -eq 3 ] || fail "$n barrier reports naming rank 1, expected 3"
+  echo "wait_report: passed"
+  exit 0
+fi
+
+# Each rank runs under a shell that stays after it: MPICH's launcher ends
+# the whole job about a second after a process ends without MPI_Finalize,
+# even with -disable-auto-cleanup, and it must not be what ends this one.
+# The survivors' own end (MPI_Abort) takes the shells with it.
+start=$(date +%s)
+REACH_PEER_TIMEOUT=1 timeout 100 "$mpiexec" $keep "$@" -n 4 \
+  sh -c '"$@"; echo "test_peer_loss pid $$: exit status $?" >&2; sleep 100' sh "$child" "$wait" "$how" \
+  >"$out" 2>&1
+status=$?
+took=$(($(date +%s) - start))
+cat "$out"
+[ $status -ne 0 ] || fail "exit status 0, expected a failure"
+[ $status -ne 124 ] || fail "the job hung until the script's limit"
+grep -q 'returned from the' "$out" && fail "a survivor returned from its wait"
+grep -q 'ranks* \([0-9]* (pid [0-9]*), \)*1 (pid [0-9]*).* ended without reach_finalize' "$out" ||
+  fail "no survivor named the lost rank"
+[ "$took" -le 30 ] || fail "the job took $took s to end"
+sleep 1  # let the ended job's processes go
+ls -A /dev/shm | sort >"$after"
+new=$(comm -13 "$before" "$after")
+[ -z "$new" ] || fail "left in /dev/shm: $new"
+echo "peer_loss $wait $how: passed in $took s"
