@@ -1,6 +1,7 @@
 #include "core/acc.h"
 
 #include <stdint.h>
+#include <string.h>
 
 /* restrict lets the compiler vectorize; source and target never overlap
  * (one is in the caller's memory, the other in a segment). Each kernel is
@@ -13,11 +14,19 @@
 #define ACC_CLONES
 #endif
 
+/* The source and the scale may lie at any address (a message's payload,
+ * a caller's buffer): they are read with memcpy, which compiles to plain
+ * (unaligned-tolerant) loads. The target is aligned (acc_check). */
 #define ACC_REAL(name, T, U)                                                       \
-    ACC_CLONES static void name(T *restrict d, const T *restrict s, T a, size_t n)          \
+    ACC_CLONES static void name(T *restrict d, const char *restrict s, const void *scale, size_t n) \
     {                                                                              \
-        for (size_t i = 0; i < n; i++)                                             \
-            d[i] = (T)((U)d[i] + (U)a * (U)s[i]);                                  \
+        T a;                                                                       \
+        memcpy(&a, scale, sizeof a);                                               \
+        for (size_t i = 0; i < n; i++) {                                           \
+            T v;                                                                   \
+            memcpy(&v, s + i * sizeof v, sizeof v);                                \
+            d[i] = (T)((U)d[i] + (U)a * (U)v);                                     \
+        }                                                                          \
     }
 /* Integer arithmetic wraps (unsigned), as the hardware does, without UB. */
 ACC_REAL(acc_int, int, unsigned)
@@ -26,13 +35,15 @@ ACC_REAL(acc_float, float, float)
 ACC_REAL(acc_double, double, double)
 
 #define ACC_COMPLEX(name, T)                                                       \
-    ACC_CLONES static void name(T *restrict d, const T *restrict s, const T *a, size_t n)   \
+    ACC_CLONES static void name(T *restrict d, const char *restrict s, const void *scale, size_t n) \
     {                                                                              \
-        T ar = a[0], ai = a[1];                                                    \
+        T a[2];                                                                    \
+        memcpy(a, scale, sizeof a);                                                \
         for (size_t i = 0; i < n; i++) {                                           \
-            T sr = s[2 * i], si = s[2 * i + 1];                                    \
-            d[2 * i] += ar * sr - ai * si;                                         \
-            d[2 * i + 1] += ar * si + ai * sr;                                     \
+            T v[2];                                                                \
+            memcpy(v, s + i * sizeof v, sizeof v);                                 \
+            d[2 * i] += a[0] * v[0] - a[1] * v[1];                                 \
+            d[2 * i + 1] += a[0] * v[1] + a[1] * v[0];                             \
         }                                                                          \
     }
 ACC_COMPLEX(acc_complex, float)
@@ -42,10 +53,10 @@ void acc_apply(reach_type_t t, const void *scale, const void *src, void *dst, si
 {
     size_t n = bytes / acc_elem_size(t);
     switch (t) {
-    case REACH_INT: acc_int(dst, src, *(const int *)scale, n); break;
-    case REACH_LONG: acc_long(dst, src, *(const long *)scale, n); break;
-    case REACH_FLOAT: acc_float(dst, src, *(const float *)scale, n); break;
-    case REACH_DOUBLE: acc_double(dst, src, *(const double *)scale, n); break;
+    case REACH_INT: acc_int(dst, src, scale, n); break;
+    case REACH_LONG: acc_long(dst, src, scale, n); break;
+    case REACH_FLOAT: acc_float(dst, src, scale, n); break;
+    case REACH_DOUBLE: acc_double(dst, src, scale, n); break;
     case REACH_COMPLEX: acc_complex(dst, src, scale, n); break;
     case REACH_DCOMPLEX: acc_dcomplex(dst, src, scale, n); break;
     default: break;

@@ -1,5 +1,6 @@
 #include "core/group.h"
 #include "reach_mpi.h"
+#include "core/handle.h"
 #include "core/mem.h"
 #include "transport/shm/shm.h"
 
@@ -9,6 +10,7 @@
 #define GROUP_MAGIC 0x47525550u   /* "GRUP" */
 
 reach_group_t group_world;
+static handle_pool_t group_pool;
 
 /* Fills g from its communicator: member ranks, node and masters splits. */
 static int group_build(reach_group_t *g, MPI_Comm comm)
@@ -85,7 +87,7 @@ static int group_adopt(MPI_Comm comm, reach_group_t **out)
     *out = NULL;
     if (comm == MPI_COMM_NULL)
         return REACH_SUCCESS;
-    reach_group_t *g = malloc(sizeof *g);
+    reach_group_t *g = handle_new(&group_pool, sizeof *g);
     if (!g)
         rt_fatal("group: out of private memory");
     group_build(g, comm);
@@ -161,7 +163,7 @@ int reach_group_free(reach_group_t *g)
     if (st != REACH_SUCCESS)
         return st;
     group_release(g);
-    free(g);
+    handle_retire(&group_pool, g);
     return REACH_SUCCESS;
 }
 

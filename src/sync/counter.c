@@ -2,6 +2,7 @@
  * the public calls. See counter.h. */
 #include "sync/counter.h"
 #include "core/group.h"
+#include "core/handle.h"
 #include "core/mem.h"
 #include "core/wait.h"
 #include "sync/sync.h"
@@ -155,6 +156,7 @@ struct reach_counter {
 };
 
 static reach_counter_t *live;    /* destroyed at finalize */
+static handle_pool_t counter_pool;
 
 static int counter_check(const char *call, reach_counter_t *c)
 {
@@ -180,11 +182,11 @@ int reach_counter_create(int home, int64_t initial, reach_counter_t **out)
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
-    reach_counter_t *c = calloc(1, sizeof *c);
+    reach_counter_t *c = handle_new(&counter_pool, sizeof *c);
     if (!c)
         rt_fatal("%s: out of private memory", call);
     if ((st = ctr_alloc(call, home, initial, &c->ref, &c->mine)) != REACH_SUCCESS) {
-        free(c);
+        handle_retire(&counter_pool, c);
         return st;
     }
     c->magic = COUNTER_MAGIC;
@@ -205,8 +207,7 @@ int reach_counter_destroy(reach_counter_t *c)
     while (*pp != c)
         pp = &(*pp)->next_live;
     *pp = c->next_live;
-    c->magic = 0;
-    free(c);
+    handle_retire(&counter_pool, c);
     return st;
 }
 
@@ -215,8 +216,7 @@ void counter_finalize(void)
     while (live) {
         reach_counter_t *c = live;
         live = c->next_live;
-        c->magic = 0;
-        free(c);
+        handle_retire(&counter_pool, c);
     }
 }
 

@@ -30,6 +30,7 @@
  *   one request to the lock's server, which takes a ticket on its behalf
  *   and answers when its turn comes. */
 #include "core/group.h"
+#include "core/handle.h"
 #include "core/mem.h"
 #include "core/wait.h"
 #include "sync/counter.h"
@@ -68,6 +69,7 @@ struct reach_mutexes {
 };
 
 static reach_mutexes_t *sets;     /* live sets, destroyed at finalize */
+static handle_pool_t set_pool;
 
 /* This process's queue-node slots: free, parked (released with no
  * successor, still the tail of that lock's queue), or held. */
@@ -187,7 +189,7 @@ int reach_mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **ou
     if (!rt_all_agree(g->comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
-    reach_mutexes_t *set = calloc(1, sizeof *set);
+    reach_mutexes_t *set = handle_new(&set_pool, sizeof *set);
     void **bases = malloc(sizeof(void *) * (size_t)g->size);
     int *counts = malloc(sizeof(int) * (size_t)g->size);
     if (!set || !bases || !counts)
@@ -197,7 +199,7 @@ int reach_mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **ou
     set->stride = set->algorithm == LOCK_MCS ? 64 : 2 * ctr_home_size();
     st = mem_alloc_collective(call, g, (size_t)count * set->stride, bases, 0);
     if (st != REACH_SUCCESS) {
-        free(set);
+        handle_retire(&set_pool, set);
         free(bases);
         free(counts);
         return st;
@@ -259,7 +261,7 @@ static void mutexes_release(reach_mutexes_t *set)
     free(set->words);
     free(set->raddr);
     free(set->held);
-    free(set);
+    handle_retire(&set_pool, set);
 }
 
 int reach_mutexes_destroy(reach_mutexes_t *set)

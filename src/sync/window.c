@@ -32,6 +32,7 @@
 #include "api/rma.h"
 #include "core/acc.h"
 #include "core/group.h"
+#include "core/handle.h"
 #include "core/strided.h"
 #include "core/mem.h"
 #include "sync/sync.h"
@@ -74,6 +75,7 @@ struct reach_win {
 };
 
 static reach_win_t *live;   /* released at finalize */
+static handle_pool_t win_pool;
 
 static void win_release_struct(reach_win_t *w)
 {
@@ -83,12 +85,11 @@ static void win_release_struct(reach_win_t *w)
         free(w->queue[r].get_len);
     }
     free(w->queue);
-    w->magic = 0;
     free(w->base);
     free(w->size);
     free(w->word);
     free(w->held);
-    free(w);
+    handle_retire(&win_pool, w);
 }
 
 void window_finalize(void)
@@ -342,7 +343,7 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
         st = rt_error(REACH_ERR_ARG, call, "the ranks chose different epoch modes (direct, deferred)");
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
-    reach_win_t *w = calloc(1, sizeof *w);
+    reach_win_t *w = handle_new(&win_pool, sizeof *w);
     void **words = malloc(sizeof(void *) * (size_t)rt.size);
     if (!w || !words)
         rt_fatal("%s: out of private memory", call);
@@ -361,7 +362,7 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
         free(w->word);
         free(w->held);
         free(w->queue);
-        free(w);
+        handle_retire(&win_pool, w);
         return st;
     }
     w->word_block = words[rt.rank];

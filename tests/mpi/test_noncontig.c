@@ -37,8 +37,9 @@ static const int armci_acc_code[REACH_TYPE_COUNT] = {ARMCI_ACC_INT, ARMCI_ACC_LN
 static void ref_acc_elem(int t, const void *scale, const char *s, char *d)
 {
     switch (t) {
-    case REACH_INT: { int a, b; memcpy(&a, d, 4); memcpy(&b, s, 4); a += *(const int *)scale * b; memcpy(d, &a, 4); break; }
-    case REACH_LONG: { long a, b; memcpy(&a, d, 8); memcpy(&b, s, 8); a += *(const long *)scale * b; memcpy(d, &a, 8); break; }
+    /* Integers wrap, as reach's kernels do (unsigned arithmetic). */
+    case REACH_INT: { unsigned a, b; memcpy(&a, d, 4); memcpy(&b, s, 4); a += (unsigned)*(const int *)scale * b; memcpy(d, &a, 4); break; }
+    case REACH_LONG: { unsigned long a, b; memcpy(&a, d, 8); memcpy(&b, s, 8); a += (unsigned long)*(const long *)scale * b; memcpy(d, &a, 8); break; }
     case REACH_FLOAT: { float a, b; memcpy(&a, d, 4); memcpy(&b, s, 4); a += *(const float *)scale * b; memcpy(d, &a, 4); break; }
     case REACH_DOUBLE: { double a, b; memcpy(&a, d, 8); memcpy(&b, s, 8); a += *(const double *)scale * b; memcpy(d, &a, 8); break; }
     case REACH_COMPLEX: { float complex a, b; memcpy(&a, d, 8); memcpy(&b, s, 8); a += *(const float complex *)scale * b; memcpy(d, &a, 8); break; }

@@ -62,6 +62,8 @@ int main(int argc, char **argv)
         reach_counter_destroy(counter);
         reach_free(seg[me]);
         reach_finalize();
+        free(seg);
+        free(buf);
         printf("rank %d: done\n", me);
         return 0;
     }

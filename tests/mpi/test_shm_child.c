@@ -11,6 +11,7 @@
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
         /* shortage: 2^50 bytes per rank; limit and arena: 64 MiB against 16 MiB */
         armci_size_t ask = strcmp(mode, "shortage") == 0 ? (armci_size_t)1 << 50 : 64L << 20;
         int st = ARMCI_Malloc(p, ask);
+        free(p);
         ARMCI_Finalize();
         MPI_Finalize();
         return st == REACH_ERR_NOMEM ? 0 : 1;
@@ -56,6 +58,7 @@ int main(int argc, char **argv)
     if (strcmp(mode, "kill") == 0 || strncmp(mode, "abort", 5) == 0)
         sleep(60); /* the others wait here to be ended by mpiexec */
     ARMCI_Free(p[me]);
+    free(p);
     ARMCI_Finalize();
     MPI_Finalize();
     return 0;

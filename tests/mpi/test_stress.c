@@ -506,6 +506,12 @@ int main(int argc, char **argv)
     reach_mutexes_destroy(mutexes);
     reach_free(seg[me]);
     reach_finalize();
+    free(seg);
+    free(model);
+    free(rng);
+    free(fetched);
+    free(nfetched);
+    free(kinds);
     int status = check_exit("test_stress");
     MPI_Finalize();
     return status;

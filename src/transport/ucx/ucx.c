@@ -384,15 +384,25 @@ static int ux_try_epoch(const ux_request_t *rq, const char *msg, int *announced)
 
 static void ux_serve_epoch(const ux_request_t *rq, const void *data, size_t length)
 {
+    /* The epoch's operations are read in place: aligned, as they were sent. */
+    void *aligned = NULL;
+    if ((uintptr_t)data % sizeof(uint64_t) != 0) {
+        if ((aligned = malloc(length)) == NULL)
+            rt_fatal("UCX server: out of memory");
+        data = memcpy(aligned, data, length);
+    }
     int announced = 0;
-    if (ux_try_epoch(rq, data, &announced))
+    if (ux_try_epoch(rq, data, &announced)) {
+        free(aligned);
         return;
+    }
     ux_epoch_t *p = malloc(sizeof *p + length);
     if (!p)
         rt_fatal("UCX server: out of memory");
     p->rq = *rq;
     p->announced = announced;
     memcpy(p->msg, data, length);
+    free(aligned);
     p->next = ux.epochs;
     ux.epochs = p;
 }
@@ -411,6 +421,15 @@ static void ux_retry_epochs(void)
     }
 }
 
+/* A message's payload may sit at any address (UCX gives no alignment):
+ * headers and addresses are copied out of it, not read in place. */
+static uint64_t ux_addr_at(const char *addrs, uint64_t j)
+{
+    uint64_t a;
+    memcpy(&a, addrs + j * sizeof a, sizeof a);
+    return a;
+}
+
 /* Serves a get of packed runs or vector pairs: the reply carries the data. */
 static void ux_serve_get(const ux_request_t *rq, const void *data, char *local)
 {
@@ -418,18 +437,20 @@ static void ux_serve_get(const ux_request_t *rq, const void *data, char *local)
     size_t len;
     ux_reply_t *rep;
     if (rq->kind == REQ_GETV) {
-        const ux_vpack_t *vp = data;
-        const uint64_t *addr = (const uint64_t *)(vp + 1);
-        len = vp->count * vp->bytes;
+        ux_vpack_t vp;
+        memcpy(&vp, data, sizeof vp);
+        const char *addr = (const char *)data + sizeof vp;
+        len = vp.count * vp.bytes;
         if ((rep = malloc(sizeof *rep + len)) != NULL)
-            for (uint64_t j = 0; j < vp->count; j++)
-                memcpy((char *)(rep + 1) + j * vp->bytes, me->map + (addr[j] - me->rbase), vp->bytes);
+            for (uint64_t j = 0; j < vp.count; j++)
+                memcpy((char *)(rep + 1) + j * vp.bytes, me->map + (ux_addr_at(addr, j) - me->rbase),
+                       vp.bytes);
     } else {
-        const ux_pack_t *pk = data;
-        len = pk->count * pk->plan.count[0];
+        ux_pack_t pk;
+        memcpy(&pk, data, sizeof pk);
+        len = pk.count * pk.plan.count[0];
         if ((rep = malloc(sizeof *rep + len)) != NULL)
-            ux_pack_runs(&pk->plan, pk->plan.src_stride, local, pk->first, pk->count,
-                         (char *)(rep + 1), 1);
+            ux_pack_runs(&pk.plan, pk.plan.src_stride, local, pk.first, pk.count, (char *)(rep + 1), 1);
     }
     if (!rep)
         rt_fatal("UCX server: out of memory");
@@ -448,8 +469,9 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
     memcpy(&rq, header, sizeof rq);
     if (rndv && rq.kind != REQ_PUT)
         rt_fatal("UCX server: a request other than a put came by rendezvous");
+    /* In integers: requests without an address (a fence) carry 0. */
     peer_t *me = &rt.peers[rt.rank];
-    char *local = me->map + (rq.raddr - me->rbase);
+    char *local = (char *)((uintptr_t)me->map + (rq.raddr - me->rbase));
     switch (rq.kind) {
     case REQ_GETS:
     case REQ_GETV:
@@ -486,25 +508,27 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
         break;
     case REQ_PUTV:
     case REQ_ACCV: {
-        const ux_vpack_t *vp = data;
-        const uint64_t *addr = (const uint64_t *)(vp + 1);
-        const char *d = (const char *)(addr + vp->count);
-        for (uint64_t j = 0; j < vp->count; j++) {
-            char *place = me->map + (addr[j] - me->rbase);
+        ux_vpack_t vp;
+        memcpy(&vp, data, sizeof vp);
+        const char *addr = (const char *)data + sizeof vp;
+        const char *d = addr + vp.count * sizeof(uint64_t);
+        for (uint64_t j = 0; j < vp.count; j++) {
+            char *place = me->map + (ux_addr_at(addr, j) - me->rbase);
             if (rq.kind == REQ_PUTV)
-                shm_copy(place, d + j * vp->bytes, vp->bytes);
+                shm_copy(place, d + j * vp.bytes, vp.bytes);
             else
-                shm_acc(rt.rank, (reach_type_t)rq.type, rq.scale, d + j * vp->bytes, place, vp->bytes);
+                shm_acc(rt.rank, (reach_type_t)rq.type, rq.scale, d + j * vp.bytes, place, vp.bytes);
         }
         break;
     }
     case REQ_PUTS:
     case REQ_ACCS: {
-        const ux_pack_t *pk = data;
-        const char *runs = (const char *)(pk + 1);
-        size_t run = pk->plan.count[0];
-        for (uint64_t j = 0; j < pk->count; j++) {
-            char *place = local + ux_run_offset(&pk->plan, pk->plan.dst_stride, pk->first + j);
+        ux_pack_t pk;
+        memcpy(&pk, data, sizeof pk);
+        const char *runs = (const char *)data + sizeof pk;
+        size_t run = pk.plan.count[0];
+        for (uint64_t j = 0; j < pk.count; j++) {
+            char *place = local + ux_run_offset(&pk.plan, pk.plan.dst_stride, pk.first + j);
             if (rq.kind == REQ_PUTS)
                 shm_copy(place, runs + j * run, run);
             else
