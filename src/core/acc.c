@@ -8,7 +8,10 @@
  * also built for AVX2 and picked at load time where the CPU has it; without
  * FMA, and in ISO C mode (no contraction), so that every build computes
  * d + (a * s) with the same rounding. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* Not under the sanitizers: the clones' resolver runs during relocation,
+ * before a sanitizer's runtime is ready for instrumented code. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 #define ACC_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define ACC_CLONES

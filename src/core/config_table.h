@@ -32,4 +32,4 @@
     X(peer_timeout, "REACH_PEER_TIMEOUT", SECONDS, "2",                              \
       "seconds a waiting process allows a rank of its machine that ended without reach_finalize before it ends the job naming that rank (0: never check)") \
     X(wait_report, "REACH_WAIT_REPORT", SECONDS, "60",                               \
-      "seconds in a mutex, barrier, counter or notification wait after which a process prints, once, what it waits for and who holds it (0: never)")
+      "seconds in a mutex, barrier, counter, notification or window lock wait after which a process prints, once, what it waits for and who holds it (0: never)")

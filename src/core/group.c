@@ -70,10 +70,12 @@ void group_barrier(reach_group_t *g)
     /* The world's barrier on one node is the node barrier, which sleeps
      * rather than polls; other groups, and the world across nodes, use MPI
      * (allocation and set-up are not hot paths). */
+    rt_order_release();
     if (g == &group_world && rt.node_count == 1)
         shm_node_barrier();
     else
         MPI_Barrier(g->comm);
+    rt_order_acquire();
 }
 
 reach_group_t *reach_group_world(void)

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 runtime_t rt;
+uint64_t rt_order_word;
+int rt_order_threads;
 
 int rt_error(int status, const char *call, const char *fmt, ...)
 {

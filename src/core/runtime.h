@@ -84,6 +84,29 @@ static inline void rt_count(reach_op_kind_t kind, int rank, size_t bytes)
     rt.stats.bytes[kind][p] += bytes;
 }
 
+/* Order between the application thread and the server thread that other
+ * processes establish: the server applies a remote origin's write, the
+ * origin tells a third process, which tells this process's application
+ * thread, which then reads the bytes. Both threads pass through one atomic
+ * word: the server acquires before each round of progress and releases
+ * after it; the application thread releases when it enters a
+ * synchronizing call (barrier, unlock, network progress) and acquires when
+ * a wait ends. On x86 the acquires are plain loads and a release is one
+ * locked add, made only while a server thread runs (rt_order_threads);
+ * they make the order explicit in the memory model, and visible to
+ * ThreadSanitizer, which cannot see other processes. */
+extern uint64_t rt_order_word REACH_HIDDEN;
+extern int rt_order_threads REACH_HIDDEN;
+static inline void rt_order_release(void)
+{
+    if (rt_order_threads)
+        __atomic_fetch_add(&rt_order_word, 1, __ATOMIC_RELEASE);
+}
+static inline void rt_order_acquire(void)
+{
+    (void)__atomic_load_n(&rt_order_word, __ATOMIC_ACQUIRE);
+}
+
 /* Adds one to a counter that the server thread may update as well. */
 static inline void rt_stat_inc(uint64_t *counter)
 {

@@ -17,13 +17,21 @@ const char *reach_path_name(reach_path_t path)
     return (unsigned)path < REACH_PATHS ? path_names[path] : "?";
 }
 
+/* The server thread adds to some counters (rt_stat_inc) while the
+ * application reads or clears them: each counter is read and written
+ * atomically. */
+_Static_assert(sizeof(reach_stats_t) % sizeof(uint64_t) == 0, "reach_stats_t holds only uint64_t");
+#define STATS_WORDS (sizeof(reach_stats_t) / sizeof(uint64_t))
+
 int reach_stats_get(reach_stats_t *out)
 {
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_stats_get", "reach is not initialized");
     if (out == NULL)
         return rt_error(REACH_ERR_ARG, "reach_stats_get", "out is NULL");
-    *out = rt.stats;
+    uint64_t *from = (uint64_t *)(void *)&rt.stats, *to = (uint64_t *)(void *)out;
+    for (size_t i = 0; i < STATS_WORDS; i++)
+        to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
     return REACH_SUCCESS;
 }
 
@@ -31,26 +39,30 @@ int reach_stats_reset(void)
 {
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_stats_reset", "reach is not initialized");
-    memset(&rt.stats, 0, sizeof rt.stats);
+    uint64_t *c = (uint64_t *)(void *)&rt.stats;
+    for (size_t i = 0; i < STATS_WORDS; i++)
+        __atomic_store_n(&c[i], 0, __ATOMIC_RELAXED);
     return REACH_SUCCESS;
 }
 
 void stats_print(FILE *out)
 {
+    reach_stats_t st;
+    reach_stats_get(&st);
     fprintf(out, "reach stats rank %d:", rt.rank);
     for (int k = 0; k < REACH_OP_KINDS; k++)
         for (int p = 0; p < REACH_PATHS; p++)
-            if (rt.stats.ops[k][p])
+            if (st.ops[k][p])
                 fprintf(out, " %s.%s=%llu/%lluB", kind_names[k], path_names[p],
-                        (unsigned long long)rt.stats.ops[k][p],
-                        (unsigned long long)rt.stats.bytes[k][p]);
+                        (unsigned long long)st.ops[k][p],
+                        (unsigned long long)st.bytes[k][p]);
     fprintf(out, " blocking_waits=%llu lock_contended=%llu allocations=%llu messages=%llu"
                  " flow_acks=%llu remote_atomics=%llu server_wakeups=%llu\n",
-            (unsigned long long)rt.stats.blocking_waits,
-            (unsigned long long)rt.stats.lock_contended,
-            (unsigned long long)rt.stats.allocations,
-            (unsigned long long)rt.stats.messages,
-            (unsigned long long)rt.stats.flow_acks,
-            (unsigned long long)rt.stats.remote_atomics,
-            (unsigned long long)rt.stats.server_wakeups);
+            (unsigned long long)st.blocking_waits,
+            (unsigned long long)st.lock_contended,
+            (unsigned long long)st.allocations,
+            (unsigned long long)st.messages,
+            (unsigned long long)st.flow_acks,
+            (unsigned long long)st.remote_atomics,
+            (unsigned long long)st.server_wakeups);
 }

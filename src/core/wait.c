@@ -121,6 +121,10 @@ static void wait_describe(char *buf, size_t len)
     case WAIT_COUNTER:
         snprintf(buf, len, "for the counter of rank %d to reach %lld", w->rank, (long long)w->value);
         break;
+    case WAIT_WINDOW:
+        snprintf(buf, len, "for the %s lock of rank %d's window (holders are not recorded)",
+                 w->id == REACH_LOCK_EXCLUSIVE ? "exclusive" : "shared", w->rank);
+        break;
     case WAIT_NOTIFY:
         snprintf(buf, len, "for notification %lld from rank %d", (long long)w->value, w->rank);
         break;

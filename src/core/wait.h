@@ -11,8 +11,8 @@
  *   Ranks on other machines are reached through UCX, which reports a
  *   failed peer as the failure of an operation to it.
  * - Deadlock help: a process that has waited REACH_WAIT_REPORT seconds in a
- *   mutex, barrier, counter or notification prints, once per wait, what it
- *   waits for and who holds it, and keeps waiting.
+ *   mutex, barrier, counter, notification or window lock prints, once per
+ *   wait, what it waits for and who holds it, and keeps waiting.
  *
  * The calls that wait name what they wait for with wait_for(), and
  * wait_done() when they return; only the application thread does (the
@@ -34,6 +34,7 @@ typedef enum {
     WAIT_BARRIER,   /* rank = the rank whose signal is awaited, -1: the node's ranks */
     WAIT_COUNTER,   /* rank = the counter's home, value = the value awaited */
     WAIT_NOTIFY,    /* rank = the notifier, value = the notification awaited */
+    WAIT_WINDOW,    /* rank = the window's rank, id = REACH_LOCK_SHARED or _EXCLUSIVE */
 } wait_kind_t;
 
 typedef struct wait_what {
@@ -68,9 +69,12 @@ static inline void wait_behind(int ahead, const _Atomic uint32_t *ahead_waits)
     wait_now.what.ahead_waits = ahead_waits;
 }
 
+/* The wait is over: what the ranks it waited for wrote is visible here
+ * (rt_order_acquire). */
 static inline void wait_done(void)
 {
     wait_now.what.kind = WAIT_NONE;
+    rt_order_acquire();
 }
 
 /* Called by a sleeping wait each time it wakes (and before it first

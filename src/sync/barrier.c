@@ -257,6 +257,7 @@ static void bx_tree(void)
 void sync_barrier(void)
 {
     atom_fence_seq_cst();
+    rt_order_release();
     wait_for(WAIT_BARRIER, -1, 0, 0);
     _Atomic uint32_t *entered = (_Atomic uint32_t *)(void *)(rt.peers[rt.rank].map + SHM_ENTERED_OFF);
     atom_store_relaxed(entered, atom_load_relaxed(entered) + 1);   /* for reports only */

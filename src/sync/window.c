@@ -33,6 +33,7 @@
 #include "core/acc.h"
 #include "core/group.h"
 #include "core/handle.h"
+#include "core/wait.h"
 #include "core/strided.h"
 #include "core/mem.h"
 #include "sync/sync.h"
@@ -125,6 +126,7 @@ static uint64_t win_word_op(reach_win_t *w, int rank, net_sync_op_t op, uint64_t
 static void win_backoff(long *ns)
 {
     struct timespec ts = {0, *ns};
+    wait_tick();
     nanosleep(&ts, NULL);
     if (*ns < 1000000)
         *ns *= 2;
@@ -446,7 +448,9 @@ static void win_open(reach_win_t *w, int rank, int mode)
         win_queue_start(w, rank, mode);
         w->queue[rank].acquired = 0;
     } else {
+        wait_for(WAIT_WINDOW, rank, mode, 0);
         win_lock_word(w, rank, mode);
+        wait_done();
     }
     w->held[rank] = (signed char)mode;
     w->open++;
@@ -457,6 +461,7 @@ static void win_open(reach_win_t *w, int rank, int mode)
  * together. */
 static void win_close(reach_win_t *w, int rank)
 {
+    rt_order_release();
     if (w->deferred)
         win_queue_send(w, rank, 1);
     else

@@ -28,11 +28,14 @@ static inline void sleep_ms(int ms)
  * round (checks the first that has not). */
 static inline void check_all_arrived(const int *seen, int n, int round)
 {
-    for (int r = 0; r < n; r++)
-        if (seen[r] < round) {
-            CHECK_EQ_LL(seen[r], round);
+    /* Read atomically: a rank that has left writes its next mark meanwhile. */
+    for (int r = 0; r < n; r++) {
+        int s = __atomic_load_n(&seen[r], __ATOMIC_RELAXED);
+        if (s < round) {
+            CHECK_EQ_LL(s, round);
             break;
         }
+    }
 }
 
 #endif

@@ -188,12 +188,12 @@ static void test_uneven_alloc(void)
 static void test_stats(void)
 {
     void **bases = malloc(sizeof(void *) * (size_t)np);
-    CHECK(reach_malloc(64, bases) == REACH_SUCCESS);
+    CHECK(reach_malloc(8 * (size_t)np, bases) == REACH_SUCCESS);
     reach_barrier();
     reach_stats_reset();
     char buf[8] = {0};
-    for (int t = 0; t < np; t++)
-        CHECK(reach_put(buf, bases[t], 8, t) == REACH_SUCCESS);
+    for (int t = 0; t < np; t++)   /* each origin its own 8 bytes */
+        CHECK(reach_put(buf, (char *)bases[t] + 8 * me, 8, t) == REACH_SUCCESS);
     reach_stats_t s;
     CHECK(reach_stats_get(&s) == REACH_SUCCESS);
     int here = 0;   /* other ranks on this node */

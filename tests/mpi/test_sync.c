@@ -43,16 +43,17 @@ static void test_fetch_add(void)
     reach_barrier();
     int64_t successes = 0;
     for (int i = 0; i < ITERS; i++) {
-        int64_t cur = 0, old;
-        reach_get((int64_t *)bases[0] + 2, &cur, 8, 0);
+        int64_t cur = 0, old;   /* read atomically: others CAS meanwhile */
+        reach_fetch_add_i64((int64_t *)bases[0] + 2, 0, &cur, 0);
         CHECK(reach_cas_i64((int64_t *)bases[0] + 2, cur, cur + 1, &old, 0) == REACH_SUCCESS);
         successes += old == cur;
         int32_t cur32 = 0, old32;
-        reach_get((int32_t *)bases[0] + 6, &cur32, 4, 0);
+        reach_fetch_add_i32((int32_t *)bases[0] + 6, 0, &cur32, 0);
         CHECK(reach_cas_i32((int32_t *)bases[0] + 6, cur32, cur32 + 1, &old32, 0) == REACH_SUCCESS);
     }
     long long total = 0, mine = successes;
     MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    reach_barrier();
     int64_t v;
     reach_get((int64_t *)bases[0] + 2, &v, 8, 0);
     CHECK_EQ_LL(v, total);

@@ -196,7 +196,7 @@ static void test_messages(void)
             CHECK(s1.messages - s0.messages >= 3);   /* lock, put, get */
         }
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    reach_barrier();
     if (me == 1)
         CHECK_EQ_LL(*(long *)bases[1], 5);
     reach_barrier();

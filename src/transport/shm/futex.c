@@ -15,6 +15,7 @@ void shm_futex_wait(_Atomic uint32_t *word, uint32_t expected)
     /* EAGAIN (value changed), EINTR and the timeout all mean: look again. */
     struct timespec limit = {0, WAIT_SLEEP_MS * 1000000L};
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, expected, &limit, NULL, 0);
+    rt_order_acquire();
 }
 
 void shm_futex_wake(_Atomic uint32_t *word, int count)

@@ -157,11 +157,22 @@ static void ux_pack_runs(const reach_strided_t *p, const size_t *stride, char *b
     }
 }
 
+/* The application thread sends a message: counted, and ordered after what
+ * the thread wrote before (rt_order_release). */
+static void ux_client_sent(void)
+{
+    rt_stat_inc(&rt.stats.messages);
+    rt_order_release();
+}
+
 /* Waits for progress on the client worker: polls, then sleeps on its file
  * descriptor, so that a waiting process gives its core away. */
 static void ux_client_progress(unsigned *spins)
 {
-    if (ucp_worker_progress(ux.client)) {
+    rt_order_release();
+    unsigned progressed = ucp_worker_progress(ux.client);
+    rt_order_acquire();
+    if (progressed) {
         *spins = 0;
         return;
     }
@@ -211,6 +222,7 @@ static void ux_server_send(ucp_ep_h ep, unsigned id, void *msg, size_t hlen, siz
                              .user_data = msg,
                              .flags = UCP_AM_SEND_FLAG_EAGER};
     rt_stat_inc(&rt.stats.messages);
+    rt_order_release();   /* what the message reports is done */
     void *req = ucp_am_send_nbx(ep, id, msg, hlen, len ? (char *)msg + hlen : NULL, len, &p);
     if (UCS_PTR_IS_ERR(req))
         rt_fatal("UCX server: a send failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
@@ -462,6 +474,7 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
                                   size_t length, const ucp_am_recv_param_t *param)
 {
     (void)arg;
+    rt_order_acquire();
     ux_request_t rq;
     int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
     if (header_length != sizeof rq)
@@ -558,9 +571,12 @@ static void *ux_server_main(void *arg)
     (void)arg;
     unsigned idle = 0;
     while (!atomic_load(&ux.stop)) {
+        rt_order_acquire();
         if (ux.epochs)
             ux_retry_epochs();
-        if (ucp_worker_progress(ux.server)) {
+        unsigned progressed = ucp_worker_progress(ux.server);
+        rt_order_release();
+        if (progressed) {
             idle = 0;
             continue;
         }
@@ -626,7 +642,7 @@ static ucs_status_t ux_on_push(void *arg, const void *header, size_t header_leng
 static void ux_push(int rank, int64_t value)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_AM_SEND_FLAG_EAGER};
-    rt_stat_inc(&rt.stats.messages);
+    ux_client_sent();
     ux_wait(ucp_am_send_nbx(ux.push_ep[rank], AM_PUSH, &value, sizeof value, NULL, 0, &p), "push");
 }
 
@@ -684,7 +700,7 @@ static void *ux_send_nbx(int rank, ux_request_t *rq, const void *data, size_t le
     }
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
                              .flags = rq->kind == REQ_PUT ? 0 : UCP_AM_SEND_FLAG_EAGER};
-    rt_stat_inc(&rt.stats.messages);
+    ux_client_sent();
     void *req = ucp_am_send_nbx(ux.ep[rank], AM_REQUEST, rq, sizeof *rq, data, len, &p);
     if (UCS_PTR_IS_ERR(req))
         rt_fatal("UCX send failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
@@ -750,7 +766,7 @@ static int ux_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
     ux_order(rank);
     ucp_request_param_t p = {.op_attr_mask = 0};
-    rt_stat_inc(&rt.stats.messages);
+    ux_client_sent();
     return ux_wait(ucp_get_nbx(ux.ep[rank], dst, bytes, raddr, ux.rkey[rank], &p), "get");
 }
 
@@ -803,7 +819,7 @@ static uint64_t ux_amo(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, 
                              .datatype = ucp_dt_make_contig(sizeof operand),
                              .reply_buffer = &reply};
     rt_stat_inc(&rt.stats.remote_atomics);
-    rt_stat_inc(&rt.stats.messages);
+    ux_client_sent();
     ux_wait(ucp_atomic_op_nbx(ux.ep[rank], op == NET_SYNC_CAS64 ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD,
                               &operand, 1, raddr, ux.rkey[rank], &p),
             "atomic");
@@ -1141,6 +1157,7 @@ int ucx_init(void)
     ux.bounce = malloc(sizeof(ux_pack_t) + UX_PACK_MAX);
     if (!ux.bounce)
         rt_fatal("reach_init: out of memory");
+    rt_order_threads = 1;
     if (pthread_create(&ux.thread, NULL, ux_server_main, NULL) != 0)
         rt_fatal("reach_init: cannot start the server thread");
     net = &ucx_transport;
@@ -1174,6 +1191,7 @@ void ucx_finalize(void)
     atomic_store(&ux.stop, 1);
     ucp_worker_signal(ux.server);
     pthread_join(ux.thread, NULL);
+    rt_order_threads = 0;
     MPI_Barrier(rt.comm);
     for (int r = 0; r < rt.size; r++) {
         if (ux.rkey[r])
