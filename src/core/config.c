@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 int config_parse_bool(const char *s, int *out)
 {
@@ -124,9 +125,30 @@ const char *config_lock_name(int kind)
 #define config_parse_SIZE config_parse_size
 #define config_parse_SECONDS config_parse_seconds
 
+/* 1 if name (up to '=') is a variable of the table or one reach passes to
+ * UCX (REACH_UCX_*). */
+static int config_known(const char *name)
+{
+    size_t len = strcspn(name, "=");
+    if (strncmp(name, "REACH_UCX_", 10) == 0)
+        return 1;
+#define X(field, vname, type, def, help)                                             \
+    if (strlen(vname) == len && strncmp(name, vname, len) == 0)                     \
+        return 1;
+    REACH_CONFIG_TABLE(X)
+#undef X
+    return 0;
+}
+
 int config_load(config_t *cfg)
 {
     int bad = 0;
+    /* A misspelt variable would be ignored without a word. */
+    for (char **e = environ; *e; e++)
+        if (strncmp(*e, "REACH_", 6) == 0 && !config_known(*e))
+            fprintf(stderr, "reach: environment variable %.*s is not one of reach's and is ignored "
+                            "(reach-info lists them)\n",
+                    (int)strcspn(*e, "="), *e);
 #define X(field, name, type, def, help)                                              \
     {                                                                                \
         const char *env = getenv(name);                                              \

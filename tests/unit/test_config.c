@@ -20,6 +20,18 @@ int main(void)
     CHECK(config_parse_uint("12x", &u) != 0);
     CHECK(config_parse_uint("4294967296", &u) != 0);
     CHECK(config_parse_uint("", &u) != 0);
+
+    double sec = -1;
+    CHECK(config_parse_seconds("2", &sec) == 0 && sec == 2.0);
+    CHECK(config_parse_seconds("0.25", &sec) == 0 && sec == 0.25);
+    CHECK(config_parse_seconds("0", &sec) == 0 && sec == 0.0);
+    CHECK(config_parse_seconds("-1", &sec) != 0);
+    CHECK(config_parse_seconds(".5", &sec) != 0);
+    CHECK(config_parse_seconds("0x10", &sec) != 0);
+    CHECK(config_parse_seconds("nan", &sec) != 0);
+    CHECK(config_parse_seconds("1e9", &sec) != 0);   /* more than a year */
+    CHECK(config_parse_seconds("3s", &sec) != 0);
+    CHECK(config_parse_seconds("", &sec) != 0);
     CHECK(config_parse_size("16m", &s) == 0 && s == (size_t)16 << 20);
     CHECK(config_parse_size("2G", &s) == 0 && s == (size_t)2 << 30);
     CHECK(config_parse_size("123", &s) == 0 && s == 123);

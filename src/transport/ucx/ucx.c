@@ -1093,9 +1093,13 @@ int ucx_init(void)
                                              UCP_MEM_MAP_PARAM_FIELD_LENGTH,
                                .address = me->map,
                                .length = shm_arena_size()};
-    if ((s = ucp_mem_map(ux.ctx, &mp, &ux.mem)) != UCS_OK)
-        return rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot register the arena: %s",
-                        ucs_status_string(s));
+    if ((s = ucp_mem_map(ux.ctx, &mp, &ux.mem)) != UCS_OK) {
+        char size[32];
+        return rt_error(REACH_ERR_SYSTEM, "reach_init",
+                        "UCX cannot register the arena (%s, REACH_ARENA_SIZE): %s; a smaller "
+                        "REACH_ARENA_SIZE, or a raised locked-memory limit (ulimit -l), may let it",
+                        rt_size_str(size, sizeof size, shm_arena_size()), ucs_status_string(s));
+    }
     void *rkey_buf;
     size_t rkey_len;
     ucp_address_t *addr, *caddr;

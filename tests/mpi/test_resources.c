@@ -1,0 +1,85 @@
+/* Resources do not grow with use: 1000 collective allocations and frees
+ * (of 64 B to 1 MiB, each used by a put to the next rank) leave every
+ * process with the file descriptors and memory mappings it had before
+ * them; and holding more mutexes at once than a process may is a clear
+ * error, not a crash or a hang. */
+#include "reach.h"
+#include "mpi_check.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int count_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n - 3;   /* ".", ".." and the directory's own descriptor */
+}
+
+static int count_maps(void)
+{
+    int n = 0, c;
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f)
+        return -1;
+    while ((c = fgetc(f)) != EOF)
+        n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+static void cycle(int i, int me, int np, void **bases)
+{
+    size_t bytes = (size_t)64 << (i % 15);   /* 64 B .. 1 MiB */
+    CHECK(reach_malloc(bytes, bases) == REACH_SUCCESS);
+    long v = i;
+    int t = (me + 1) % np;
+    CHECK(reach_put(&v, bases[t], sizeof v, t) == REACH_SUCCESS);
+    reach_barrier();
+    CHECK_EQ_LL(*(long *)bases[me], i);
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    if (reach_init(&argc, &argv) != REACH_SUCCESS)
+        return 1;
+    int me = reach_rank(), np = reach_size();
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    for (int i = 0; i < 20; i++)   /* whatever is made once, on first use */
+        cycle(i, me, np, bases);
+    int fds = count_fds(), maps = count_maps();
+    for (int i = 0; i < 1000; i++)
+        cycle(i, me, np, bases);
+    int fds_after = count_fds(), maps_after = count_maps();
+    if (me == 0)
+        printf("rank 0: %d descriptors and %d mappings before 1000 allocations, %d and %d after\n", fds,
+               maps, fds_after, maps_after);
+    CHECK_EQ_LL(fds_after, fds);
+    CHECK_EQ_LL(maps_after, maps);
+
+    /* 64 mutexes held at once is the most; the 65th lock is refused. */
+    reach_mutexes_t *m;
+    CHECK(reach_mutexes_create(65, &m) == REACH_SUCCESS);
+    for (int id = 0; id < 64; id++)
+        CHECK(reach_mutex_lock(m, id, me) == REACH_SUCCESS);
+    CHECK(reach_mutex_lock(m, 64, me) == REACH_ERR_MUTEX);
+    for (int id = 0; id < 64; id++)
+        CHECK(reach_mutex_unlock(m, id, me) == REACH_SUCCESS);
+    CHECK(reach_mutex_lock(m, 64, me) == REACH_SUCCESS);
+    CHECK(reach_mutex_unlock(m, 64, me) == REACH_SUCCESS);
+    reach_barrier();
+    CHECK(reach_mutexes_destroy(m) == REACH_SUCCESS);
+    free(bases);
+    reach_finalize();
+    int rc = check_exit("test_resources");
+    MPI_Finalize();
+    return rc;
+}
