@@ -3,8 +3,8 @@
 # default tsan):
 #   default  gcc, MPICH: every test (build/)
 #   asan     clang, AddressSanitizer + UndefinedBehaviorSanitizer, MPICH:
-#            every test but the "long" runs, and the fuzz target of the
-#            argument checks for a minute (build-asan/)
+#            every test but the "long" runs and the kill tests, and the fuzz
+#            target of the argument checks for a minute (build-asan/)
 #   tsan     gcc, ThreadSanitizer, MPICH: the tests labelled "tsan", where
 #            the server thread works beside the application (build-tsan/)
 #   openmpi  gcc, Debian's Open MPI: every test but the "long" runs
@@ -27,7 +27,7 @@ for pass in ${*:-default asan tsan openmpi}; do
         ctest --test-dir build --output-on-failure -j2 ;;
     asan)
         CC=clang run build-asan -DREACH_SANITIZER=address -DREACH_FUZZ=ON -DREACH_BUILD_BENCH=OFF
-        ctest --test-dir build-asan --output-on-failure -j2 -LE long ;;
+        ctest --test-dir build-asan --output-on-failure -j2 -LE "long|kill" ;;
     tsan)
         run build-tsan -DREACH_SANITIZER=thread -DREACH_BUILD_BENCH=OFF
         ctest --test-dir build-tsan --output-on-failure -j2 -L tsan ;;

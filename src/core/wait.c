@@ -90,8 +90,7 @@ static void wait_describe(char *buf, size_t len)
     case WAIT_MUTEX: {
         int n = snprintf(buf, len, "for mutex %d of rank %d", w->id, w->rank);
         if (w->ahead < 0)
-            snprintf(buf + n, len - (size_t)n, " (REACH_LOCK=%s does not record its holder)",
-                     config_lock_name(rt.cfg.lock));
+            snprintf(buf + n, len - (size_t)n, " (the ticket and hybrid locks do not record their holder)");
         else if (w->ahead_waits == NULL)
             snprintf(buf + n, len - (size_t)n, ", queued behind rank %d (its holder, or a rank waiting ahead)",
                      w->ahead);

@@ -186,7 +186,7 @@ static void bx_hierarchical(void)
         bx.dissem_epoch++;
         for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
             int peer = rt.node_members[rt.node_first[(i + dist) % n]];
-            int from = rt.node_members[rt.node_first[(i + n - dist % n) % n]];
+            int from = rt.node_members[rt.node_first[(i + n - dist) % n]];
             bx_signal(peer, SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t));
             bx_wait(SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t), bx.dissem_epoch, from);
         }

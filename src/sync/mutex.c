@@ -415,6 +415,7 @@ static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, si
     uint64_t prev = mcs_word_op(set, id, rank, NET_SYNC_SWAP64, me, 0);
     if (prev != 0) {
         mcs_qnode_t *pq = mcs_qnode(prev);
+        wait_for(WAIT_MUTEX, rank, id, 0);
         wait_behind(mcs_rank(prev), pq ? &pq->locked.value : NULL);
         if (pq == NULL) {
             /* One message: the predecessor's server links us, and answers
@@ -428,6 +429,7 @@ static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, si
             rt.stats.lock_contended++;
             shm_waitword_wait_change(&q->locked, 1);
         }
+        wait_done();
     }
     atom_store_relaxed(&q->locked.value, 0);
     return REACH_SUCCESS;
@@ -491,10 +493,12 @@ static void ticket_lock(reach_mutexes_t *set, int id, int rank)
 {
     ctr_ref_t taken, served;
     ticket_refs(set, id, rank, &taken, &served);
+    wait_for(WAIT_MUTEX, rank, id, 0);
     if (taken.here == NULL && set->algorithm == LOCK_HYBRID) {
         /* One request; the lock's server answers when the turn comes. */
         net->sync(rank, taken.raddr, NET_SYNC_CTR_LOCK, 0, 0, NULL);
         net->wait_push();
+        wait_done();
         return;
     }
     int64_t ticket;
@@ -502,6 +506,7 @@ static void ticket_lock(reach_mutexes_t *set, int id, int rank)
     if (served.here && atom_load_relaxed(&served.here->value) != ticket)
         rt.stats.lock_contended++;
     ctr_add_wait(&served, 0, ticket);
+    wait_done();
 }
 
 static int ticket_trylock(reach_mutexes_t *set, int id, int rank)
@@ -531,16 +536,14 @@ int reach_mutex_lock(reach_mutexes_t *set, int id, int rank)
     int st = mutex_entry(call, set, id, rank, 0, &entry);
     if (unlikely(st != REACH_SUCCESS))
         return st;
-    wait_for(WAIT_MUTEX, rank, id, 0);
     if (set->algorithm == LOCK_MCS) {
-        st = mcs_lock(call, set, id, rank, entry);
+        if ((st = mcs_lock(call, set, id, rank, entry)) != REACH_SUCCESS)
+            return st;
     } else {
         ticket_lock(set, id, rank);
         *entry = 0;
     }
-    wait_done();
-    if (st != REACH_SUCCESS)
-        return st;
+    rt_order_acquire();
     rt_count(REACH_OP_LOCK, rank, 0);
     return REACH_SUCCESS;
 }
