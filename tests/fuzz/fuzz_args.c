@@ -7,7 +7,8 @@
  * input: ranks, remote addresses around A (inside, straddling, outside,
  * wild), sizes, strided shapes with any levels, counts and strides, vector
  * descriptors, types, request handles and mutex, counter and window
- * handles (live, NULL or a bogus object). After each call:
+ * handles (live, NULL or a bogus object), allocations and frees of any
+ * size and address, groups of any members. After each call:
  *   - the status is REACH_SUCCESS or one of the REACH_ERR_ codes;
  *   - C and B still read as zeros (no write outside the checked range);
  *   - if the call failed, A is unchanged too (nothing written).
@@ -74,6 +75,14 @@ static size_t take_size(input_t *in)
 {
     uint8_t k = (uint8_t)take(in, 1);
     return k < 220 ? (size_t)take(in, 2) % (SEG + 64) : (size_t)take(in, 8);
+}
+
+/* A size for an allocation: up to 1 MiB, or beyond what any machine has
+ * (a valid request of gigabytes would commit them, slowly). */
+static size_t take_alloc_size(input_t *in)
+{
+    size_t n = take_size(in);
+    return n > ((size_t)1 << 20) && n < ((size_t)1 << 50) ? n & (((size_t)1 << 20) - 1) : n;
 }
 
 /* Local extent of a strided shape's side with these strides; 0 if it
@@ -218,6 +227,49 @@ static int one_call(input_t *in, int op, char *local)
         return reach_mutex_unlock(set, id, rank);
     }
     case 21: return reach_counter_add(take(in, 1) & 1 ? counter : NULL, 1, NULL);
+    case 26: {
+        /* Collective calls, here on one process: allocation of any size,
+         * freeing any address, groups of any members. */
+        void *b[1] = {NULL};
+        int st = reach_malloc(take_alloc_size(in), take(in, 1) & 1 ? b : NULL);
+        if (st == REACH_SUCCESS)
+            st = reach_free(b[0]);
+        char *wrong = take_remote(in);   /* anything but A's base */
+        return st != REACH_SUCCESS ? st : reach_free(wrong == seg_a ? wrong + 1 : wrong);
+    }
+    case 27: {
+        /* Rarely: a group is a few MPI communicators, slow to make. */
+        if (take(in, 1) != 0x5a)
+            return REACH_SUCCESS;
+        int members[4];
+        int n = (int)(int8_t)take(in, 1) % 5;
+        for (int i = 0; i < 4; i++)
+            members[i] = take_rank(in);
+        reach_group_t *g = NULL;
+        int st = reach_group_create(reach_group_world(), n, take(in, 1) & 1 ? members : NULL, &g);
+        return st == REACH_SUCCESS && g ? reach_group_free(g) : st;
+    }
+    case 28: {
+        void *p = reach_malloc_local(take_alloc_size(in)), *wrong = take_remote(in);
+        int st = take(in, 1) & 1 ? reach_free_local(wrong) : REACH_SUCCESS;
+        if (p != NULL && wrong != p) {
+            int st2 = reach_free_local(p);
+            st = st != REACH_SUCCESS ? st : st2;
+        }
+        return st;
+    }
+    case 29: {
+        int st = reach_notify(rank);   /* success: the count of notifications sent */
+        return st > 0 ? REACH_SUCCESS : st;
+    }
+    case 30: {
+        /* Both sides local: each in its half of the buffer. */
+        take_shape(in, &sh);
+        size_t from = local_extent(&sh, sh.src_stride), to = local_extent(&sh, sh.dst_stride);
+        if (from == 0 || to == 0 || from > LOCAL / 2 || to > LOCAL / 2)
+            return 0;
+        return reach_copy_strided(local, local + LOCAL / 2, &sh);
+    }
     case 22: case 23: case 24: case 25: {
         reach_win_t *w = take(in, 1) < 220 ? win : NULL;
         size_t disp = take_size(in);
@@ -271,7 +323,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *local = malloc(LOCAL);
     memset(local, 0x33, LOCAL);
     for (int calls = 0; in.n > 0 && calls < 16; calls++) {
-        int op = (int)(take(&in, 1) % 26);
+        int op = (int)(take(&in, 1) % 31);
         memcpy(shadow_a, seg_a, SEG);
         int st = one_call(&in, op, local);
         if (st > 0 || st < REACH_ERR_EPOCH)
