@@ -9,7 +9,8 @@
  *   answer; once one has been gone for REACH_PEER_TIMEOUT seconds and this
  *   process still waits, the job ends with a message naming that rank.
  *   Ranks on other machines are reached through UCX, which reports a
- *   failed peer as the failure of an operation to it.
+ *   failed peer as the failure of an operation to it (and the message of
+ *   that failure names the rank).
  * - Deadlock help: a process that has waited REACH_WAIT_REPORT seconds in a
  *   mutex, barrier, counter, notification or window lock prints, once per
  *   wait, what it waits for and who holds it, and keeps waiting.

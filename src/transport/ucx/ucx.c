@@ -187,19 +187,27 @@ static void ux_client_progress(unsigned *spins)
     }
 }
 
-static int ux_wait(void *req, const char *what)
+/* Ends the job on a failed operation to rank, saying whether rank is
+ * known to be gone. */
+_Noreturn static void ux_failed(const char *what, int rank, ucs_status_t s)
+{
+    rt_fatal("UCX %s to rank %d failed: %s%s", what, rank, ucs_status_string(s),
+             wait_peer_gone(rank) ? " (that rank has ended without reach_finalize)" : "");
+}
+
+static int ux_wait(void *req, const char *what, int rank)
 {
     if (req == NULL)
         return REACH_SUCCESS;
     if (UCS_PTR_IS_ERR(req))
-        rt_fatal("UCX %s failed: %s", what, ucs_status_string(UCS_PTR_STATUS(req)));
+        ux_failed(what, rank, UCS_PTR_STATUS(req));
     unsigned spins = 0;
     ucs_status_t s;
     while ((s = ucp_request_check_status(req)) == UCS_INPROGRESS)
         ux_client_progress(&spins);
     ucp_request_free(req);
     if (s != UCS_OK)
-        rt_fatal("UCX %s failed: %s", what, ucs_status_string(s));
+        ux_failed(what, rank, s);
     return REACH_SUCCESS;
 }
 
@@ -212,9 +220,10 @@ static void ux_reply_sent(void *request, ucs_status_t status, void *user_data)
     ucp_request_free(request);
 }
 
-/* Sends a message from the server: msg (allocated by the caller) is a
- * header of hlen bytes followed by len bytes of data; freed once sent. */
-static void ux_server_send(ucp_ep_h ep, unsigned id, void *msg, size_t hlen, size_t len)
+/* Sends a message from the server to rank's client worker: msg (allocated
+ * by the caller) is a header of hlen bytes followed by len bytes of data;
+ * freed once sent. */
+static void ux_server_send(int rank, unsigned id, void *msg, size_t hlen, size_t len)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
                                              UCP_OP_ATTR_FIELD_FLAGS,
@@ -223,9 +232,9 @@ static void ux_server_send(ucp_ep_h ep, unsigned id, void *msg, size_t hlen, siz
                              .flags = UCP_AM_SEND_FLAG_EAGER};
     rt_stat_inc(&rt.stats.messages);
     rt_order_release();   /* what the message reports is done */
-    void *req = ucp_am_send_nbx(ep, id, msg, hlen, len ? (char *)msg + hlen : NULL, len, &p);
+    void *req = ucp_am_send_nbx(ux.reply_ep[rank], id, msg, hlen, len ? (char *)msg + hlen : NULL, len, &p);
     if (UCS_PTR_IS_ERR(req))
-        rt_fatal("UCX server: a send failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
+        ux_failed("server send", rank, UCS_PTR_STATUS(req));
     if (req == NULL)
         free(msg);
 }
@@ -234,7 +243,7 @@ static void ux_server_send(ucp_ep_h ep, unsigned id, void *msg, size_t hlen, siz
  * origin's client; rep is freed once sent. */
 static void ux_send_reply(ux_reply_t *rep, int origin, size_t len)
 {
-    ux_server_send(ux.reply_ep[origin], AM_REPLY, rep, sizeof *rep, len);
+    ux_server_send(origin, AM_REPLY, rep, sizeof *rep, len);
 }
 
 /* A counter's home pushes a value to a waiter on another node: one
@@ -246,7 +255,7 @@ static void ux_server_push(int rank, int64_t value)
     if (!msg)
         rt_fatal("UCX server: out of memory");
     *msg = value;
-    ux_server_send(ux.reply_ep[rank], AM_PUSH, msg, sizeof *msg, 0);
+    ux_server_send(rank, AM_PUSH, msg, sizeof *msg, 0);
 }
 
 /* Answers rq with value, if its origin asked for an answer. */
@@ -643,7 +652,7 @@ static void ux_push(int rank, int64_t value)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_AM_SEND_FLAG_EAGER};
     ux_client_sent();
-    ux_wait(ucp_am_send_nbx(ux.push_ep[rank], AM_PUSH, &value, sizeof value, NULL, 0, &p), "push");
+    ux_wait(ucp_am_send_nbx(ux.push_ep[rank], AM_PUSH, &value, sizeof value, NULL, 0, &p), "push", rank);
 }
 
 /* Waits for the next push to this process; returns its value. */
@@ -670,7 +679,7 @@ static int ux_settle(int rank)
 {
     void *req = ux.inflight[rank];
     ux.inflight[rank] = NULL;
-    return ux_wait(req, "put");
+    return ux_wait(req, "put", rank);
 }
 
 /* Sends a request (and data) to rank's server; returns the send's request
@@ -710,7 +719,7 @@ static void *ux_send_nbx(int rank, ux_request_t *rq, const void *data, size_t le
 /* The same, returning once the data may be reused. */
 static void ux_send(int rank, ux_request_t *rq, const void *data, size_t len, ux_slot_t *slot)
 {
-    ux_wait(ux_send_nbx(rank, rq, data, len, slot), "send");
+    ux_wait(ux_send_nbx(rank, rq, data, len, slot), "send", rank);
 }
 
 static void ux_wait_slot(ux_slot_t *slot)
@@ -767,7 +776,7 @@ static int ux_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
     ux_order(rank);
     ucp_request_param_t p = {.op_attr_mask = 0};
     ux_client_sent();
-    return ux_wait(ucp_get_nbx(ux.ep[rank], dst, bytes, raddr, ux.rkey[rank], &p), "get");
+    return ux_wait(ucp_get_nbx(ux.ep[rank], dst, bytes, raddr, ux.rkey[rank], &p), "get", rank);
 }
 
 static int ux_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
@@ -822,7 +831,7 @@ static uint64_t ux_amo(int rank, uintptr_t raddr, net_sync_op_t op, uint64_t a, 
     ux_client_sent();
     ux_wait(ucp_atomic_op_nbx(ux.ep[rank], op == NET_SYNC_CAS64 ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD,
                               &operand, 1, raddr, ux.rkey[rank], &p),
-            "atomic");
+            "atomic", rank);
     return reply;
 }
 
