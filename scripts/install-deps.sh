@@ -1,14 +1,20 @@
 #!/bin/sh
 # Installs the Debian 12 packages reach needs to build, test and benchmark.
-# Run as root on a fresh machine.
+# Run as root on a fresh machine. Every package is named here, the
+# sanitizer runtime (libclang-rt-14-dev, only a Recommends of clang) among
+# them: installation leaves Recommends out, so that a missing name fails on
+# a fresh machine (scripts/fresh-check.sh) and not only on one set up by
+# hand.
 set -e
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     build-essential cmake ninja-build pkg-config \
     mpich libmpich-dev libucx-dev \
-    openmpi-bin libopenmpi-dev clang \
-    procps python3-matplotlib >/dev/null
+    openmpi-bin libopenmpi-dev \
+    clang libclang-rt-14-dev \
+    procps python3-matplotlib \
+    mmdebstrap >/dev/null
 # Both MPIs are installed (the tests also run under Open MPI); MPICH stays
 # the default mpicc, mpiexec and mpi.h, which Open MPI would otherwise take.
 update-alternatives --quiet --set mpi /usr/bin/mpicc.mpich

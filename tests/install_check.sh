@@ -1,42 +1,77 @@
 #!/bin/sh
-# install_check.sh BUILD_DIR SOURCE_DIR MPIEXEC MPICC: installs reach into a
-# temporary prefix, then builds examples against it twice — through
-# find_package(reach) and through pkg-config — runs them on 2 processes,
-# builds a program written only against GA's armci.h/message.h, and
-# checks that the shared libraries export only public names.
+# install_check.sh BUILD_DIR SOURCE_DIR MPIEXEC MPICC [MPIEXEC FLAGS...]:
+# installs reach into a temporary prefix and uses it as a user does, with
+# LD_LIBRARY_PATH unset throughout: the installed reach-info runs; programs
+# build against the prefix through find_package(reach), through pkg-config
+# with mpicc, and through pkg-config with the plain C compiler (a Global
+# Arrays-style program, and one that calls MPI_Init itself), and run on 2
+# processes; the prefix still works after it is moved; the installed
+# reach-bench writes its report from another folder; the shared libraries
+# export only public names.
 set -e
 build=$1 src=$2 mpiexec=$3 mpicc=$4
-prefix=$(mktemp -d)
-trap 'rm -rf "$prefix"' EXIT
+shift 4
+unset LD_LIBRARY_PATH
+top=$(mktemp -d)
+trap 'rm -rf "$top"' EXIT
+prefix=$top/prefix
+fail() { echo "install_check: FAILED: $*"; exit 1; }
+run2() { exe=$1; shift; "$mpiexec" "$@" -n 2 "$exe"; }
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for h in reach.h reach_mpi.h armci.h armcix.h parmci.h message.h; do test -f "$prefix/include/$h"; done
+for h in reach.h reach_mpi.h armci.h armcix.h parmci.h message.h; do
+  test -f "$prefix/include/$h" || fail "missing include/$h"
+done
 libdir=$(ls -d "$prefix"/lib*/ | head -n 1)
+libdir=${libdir%/}
 for f in libreach.so libreach.a libarmci.so libarmci.a pkgconfig/reach.pc pkgconfig/armci.pc \
          cmake/reach/reachConfig.cmake; do
-  test -e "$libdir/$f" || { echo "missing $libdir/$f"; exit 1; }
+  test -e "$libdir/$f" || fail "missing $libdir/$f"
 done
 
-# find_package(reach)
-cmake -S "$src/tests/consumer" -B "$prefix/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
-      -DEXAMPLES="$src/examples" -DMPI_C_COMPILER="$mpicc" >/dev/null
-cmake --build "$prefix/consumer" >/dev/null
-export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-"$mpiexec" -n 2 "$prefix/consumer/consumer_counter"
-"$mpiexec" -n 2 "$prefix/consumer/consumer_armci"
+# Run paths: relative to the file, so that any prefix works.
+runpath() { readelf -d "$1" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p'; }
+case $(runpath "$libdir/libarmci.so") in
+  *'$ORIGIN'*) ;;
+  *) fail "libarmci.so has no run path to its libreach: '$(runpath "$libdir/libarmci.so")'" ;;
+esac
+"$prefix/bin/reach-info" >/dev/null || fail "the installed reach-info does not run"
 
-# pkg-config
+# find_package(reach): a reach.h program and an ARMCI program.
+cmake -S "$src/tests/consumer" -B "$top/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
+      -DEXAMPLES="$src/examples" -DMPI_C_COMPILER="$mpicc" >/dev/null
+cmake --build "$top/consumer" >/dev/null
+for exe in "$top/consumer/consumer_counter" "$top/consumer/consumer_armci"; do
+  run2 "$exe" "$@" || fail "$exe (CMake) does not run"
+done
+
+# pkg-config, with mpicc and with the plain C compiler.
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
-"$mpicc" -o "$prefix/pc_armci" "$src/examples/armci_hello.c" $(pkg-config --cflags --libs armci)
-"$mpicc" -o "$prefix/pc_counter" "$src/examples/counter.c" $(pkg-config --cflags --libs reach)
-"$mpiexec" -n 2 "$prefix/pc_armci"
-# A Global Arrays-style program: the C compiler and pkg-config alone.
-cc -o "$prefix/ga_only" "$src/tests/consumer/ga_only.c" $(pkg-config --cflags --libs armci)
-"$mpiexec" -n 2 "$prefix/ga_only"
-"$mpiexec" -n 2 "$prefix/pc_counter"
+"$mpicc" -o "$top/pc_counter" "$src/examples/counter.c" $(pkg-config --cflags --libs reach)
+"$mpicc" -o "$top/pc_armci" "$src/examples/armci_hello.c" $(pkg-config --cflags --libs armci)
+cc -o "$top/ga_only" "$src/tests/consumer/ga_only.c" $(pkg-config --cflags --libs armci)
+cc -o "$top/mpi_first" "$src/tests/consumer/mpi_first.c" $(pkg-config --cflags --libs armci)
+for exe in "$top/pc_counter" "$top/pc_armci" "$top/ga_only" "$top/mpi_first"; do
+  run2 "$exe" "$@" || fail "$exe (pkg-config) does not run"
+done
+
+# A moved prefix: the tools and the CMake-built programs find their
+# libraries through $ORIGIN.
+mv "$prefix" "$top/moved"
+"$top/moved/bin/reach-info" >/dev/null || fail "reach-info does not run from a moved prefix"
+mv "$top/moved" "$prefix"
+
+# The installed reach-bench, run from another folder, makes its report.
+if [ -x "$prefix/bin/reach-bench" ]; then
+  mkdir "$top/elsewhere"
+  (cd "$top/elsewhere" && "$mpiexec" "$@" -n 2 "$prefix/bin/reach-bench" --quick --max-size 64 \
+      --only sync --out results >/dev/null) || fail "the installed reach-bench failed"
+  test -s "$top/elsewhere/results/report.md" || fail "the installed reach-bench wrote no report"
+  ls "$top/elsewhere/results/"*.png >/dev/null 2>&1 || fail "the installed reach-bench drew no plot"
+fi
 
 # Only public names leave the shared libraries.
 bad=$(nm -D --defined-only "$libdir/libreach.so" | awk '{print $3}' | grep -v '^reach_' || true)
-[ -z "$bad" ] || { echo "libreach.so exports internal symbols: $bad"; exit 1; }
+[ -z "$bad" ] || fail "libreach.so exports internal symbols: $bad"
 bad=$(nm -D --defined-only "$libdir/libarmci.so" | awk '{print $3}' | grep -v -E '^(ARMCI_|PARMCI_|ARMCIX_|armci_|parmci_)' || true)
-[ -z "$bad" ] || { echo "libarmci.so exports internal symbols: $bad"; exit 1; }
+[ -z "$bad" ] || fail "libarmci.so exports internal symbols: $bad"
 echo "install_check: passed"

@@ -72,11 +72,16 @@ const char *rt_size_str(char *buf, size_t len, size_t bytes)
     return buf;
 }
 
+/* Set once the job is being ended on purpose, so that the exit handler
+ * does not end it a second time. */
+static volatile int rt_ending;
+
 /* Ends the job with MPI_Abort. The launcher kills every process as soon as
  * it hears of the abort, and may drop what it has not yet forwarded of their
  * output; a short pause after writing lets the message through. */
 _Noreturn static void rt_abort_job(int status)
 {
+    rt_ending = 1;
     fflush(stdout);
     fflush(stderr);
     struct timespec pause = {0, 200 * 1000 * 1000};
@@ -115,6 +120,25 @@ void reach_abort(int code, const char *msg)
     rt_abort_job(code != 0 ? code : 1);
 }
 
+/* A process that exits while reach is initialized leaves its peers waiting
+ * for it, and some launchers (MPICH's Hydra among them) then end the job
+ * with status 0 and no word. So the process itself ends the job, naming
+ * itself, with its exit status or 1 in place of 0. Forked children (another
+ * pid) are left alone. */
+static pid_t rt_init_pid;
+
+static void rt_exit_check(int status, void *arg)
+{
+    (void)arg;
+    if (!rt.initialized || rt_ending || getpid() != rt_init_pid)
+        return;
+    fprintf(stderr,
+            "reach: rank %d (pid %d) ended without reach_finalize (exit status %d while reach is "
+            "initialized); ending the job\n",
+            rt.rank, (int)getpid(), status);
+    rt_abort_job(status != 0 ? status : 1);
+}
+
 /* Start-up on comm (MPI_COMM_NULL: the world, initializing MPI if needed). */
 static int rt_init(int *argc, char ***argv, MPI_Comm comm)
 {
@@ -139,6 +163,10 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
         return st;
     }
     rt.initialized = 1;
+    if (rt_init_pid == 0 && on_exit(rt_exit_check, NULL) != 0)
+        rt_error(REACH_ERR_SYSTEM, "reach_init", "cannot register the exit check: %s",
+                 strerror(errno));
+    rt_init_pid = getpid();
     group_init_world();
     st = notify_init();
     if (st == REACH_SUCCESS)

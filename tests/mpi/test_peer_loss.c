@@ -1,10 +1,12 @@
 /* Helper of peer_loss.sh. test_peer_loss WAIT HOW: rank 1 ends as HOW says
  * (kill: SIGKILL, crash: a segmentation fault, exit: exit(0) without
- * reach_finalize) while, or just before, the other ranks wait for it in
- * WAIT: barrier, mutex (rank 1 holds it), counter (for an add rank 1 would
- * make), get (4 MiB from rank 1's segment, through the network transport
- * when REACH_NODE_SIZE=1). The survivors must end the job with a message
- * naming rank 1; returning from the wait is a failure (exit status 3).
+ * reach_finalize, _exit: _exit(0), which runs no exit handler) while, or
+ * just before, the other ranks wait for it in WAIT: barrier, mutex (rank 1
+ * holds it), counter (for an add rank 1 would make), get (4 MiB from rank
+ * 1's segment, through the network transport when REACH_NODE_SIZE=1). The
+ * job must end with a message naming rank 1 (from rank 1 itself after exit,
+ * from the survivors otherwise); returning from the wait is a failure (exit
+ * status 3).
  *
  * test_peer_loss report: nobody is lost; rank 1 holds a mutex, then comes
  * late to a barrier, 3 s each, so that with REACH_WAIT_REPORT=1 the others
@@ -24,6 +26,8 @@ static void die(const char *how)
         raise(SIGKILL);
     if (strcmp(how, "crash") == 0)
         raise(SIGSEGV);   /* as a stray store to address 0 would */
+    if (strcmp(how, "_exit") == 0)
+        _exit(0);
     exit(0);
 }
 
