@@ -13,7 +13,7 @@ apt-get install -y -qq --no-install-recommends \
     mpich libmpich-dev libucx-dev \
     openmpi-bin libopenmpi-dev \
     clang libclang-rt-14-dev \
-    procps python3-matplotlib \
+    procps python3 python3-matplotlib \
     mmdebstrap >/dev/null
 # Both MPIs are installed (the tests also run under Open MPI); MPICH stays
 # the default mpicc, mpiexec and mpi.h, which Open MPI would otherwise take.

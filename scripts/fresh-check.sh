@@ -1,0 +1,87 @@
+#!/bin/sh
+# scripts/fresh-check.sh: does the README's set-up work on a machine that
+# has nothing yet? Makes a clean Debian 12 root from Debian's packages
+# (mmdebstrap, minbase), copies this tree in (the files git tracks and the
+# new ones it does not ignore), and inside it, with a clean environment:
+# runs scripts/install-deps.sh, builds as the README does, runs
+# `reach-bench --quick` into a results folder and checks its report and
+# plots, and runs a short but real subset of every test pass (default,
+# asan, tsan, openmpi). A package that the build or the tests need and
+# install-deps.sh does not name fails here. Run as root (it chroots); the
+# root is made under $TMPDIR (default /var/tmp) and removed afterwards
+# (REACH_FRESH_KEEP=1 keeps it). The packages come from the sources this
+# machine's apt uses.
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+say() { echo "fresh-check: $*"; }
+fail() { say "FAILED: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || fail "run as root (it makes a Debian root and chroots into it)"
+command -v mmdebstrap >/dev/null || fail "mmdebstrap is missing: run scripts/install-deps.sh first"
+git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || fail "$src is not a git checkout"
+
+# The tests of each pass run here: unit tests, puts/gets/accumulates and
+# ARMCI on one node and through UCX (shared memory and TCP), the install
+# check, shared-memory clean-up, an exit without reach_finalize, the tools.
+subset='^(unit\.|(mpi|net1)\.test_(rma|armci)\.np2$|tcp\.test_rma|install\.|shm\.normal|peer_loss\.barrier\.exit\.|tool\.reach-info$)'
+
+start=$(date +%s)
+root=$(mktemp -d "${TMPDIR:-/var/tmp}/reach-fresh.XXXXXX")
+cleanup() {
+    # The mounts lived in a namespace of their own and are gone; stay on
+    # this file system all the same.
+    [ "${REACH_FRESH_KEEP:-0}" = 1 ] && { say "the root is kept in $root"; return; }
+    rm -rf --one-file-system "$root"
+}
+trap cleanup EXIT
+
+sources=""
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+    [ -s "$f" ] && sources="$sources $f"
+done
+say "making a clean Debian 12 root in $root"
+# shellcheck disable=SC2086  # one argument per sources file
+mmdebstrap --quiet --variant=minbase bookworm "$root" $sources ||
+    fail "mmdebstrap could not make the root"
+mkdir "$root/reach"
+git -C "$src" ls-files -z --cached --others --exclude-standard |
+    (cd "$src" && tar --null -T - -cf -) | tar -C "$root/reach" -xf -
+made=$(date +%s)
+say "root made and tree copied in $((made - start)) s"
+
+# What runs inside the root, as a user of a fresh machine would.
+cat >"$root/fresh-inside.sh" <<'EOF_INSIDE'
+set -e
+cd /reach
+step() { echo "fresh-check: $1 took $(( $(date +%s) - t )) s"; t=$(date +%s); }
+t=$(date +%s)
+scripts/install-deps.sh
+step "scripts/install-deps.sh"
+cmake -S . -B build -G Ninja >/dev/null
+cmake --build build >/dev/null
+step "the build"
+if ! mpiexec -n 2 build/reach-bench --quick --out /tmp/results >/tmp/bench.log 2>&1; then
+    cat /tmp/bench.log
+    echo "fresh-check: FAILED: reach-bench --quick"
+    exit 1
+fi
+if ! test -s /tmp/results/report.md || ! ls /tmp/results/*.png >/dev/null; then
+    echo "fresh-check: FAILED: reach-bench --quick wrote no report or plots"
+    exit 1
+fi
+step "reach-bench --quick"
+scripts/test.sh -R "$1"
+step "the test subset"
+EOF_INSIDE
+
+# In a mount and PID namespace of its own: /dev, /sys, a fresh /proc and
+# an empty /dev/shm for the root, all gone with the namespace.
+unshare --mount --pid --fork sh -c '
+    set -e
+    mount --rbind /dev "$1/dev"
+    mount -t tmpfs none "$1/dev/shm"
+    mount --rbind /sys "$1/sys"
+    mount -t proc proc "$1/proc"
+    exec chroot "$1" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root LANG=C.UTF-8 /bin/sh /fresh-inside.sh "$2"
+' sh "$root" "$subset" || fail "see above"
+say "passed in $(( $(date +%s) - start )) s"
