@@ -10,12 +10,14 @@
 #include "lu_kernel.h"
 
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <errno.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -149,12 +151,26 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static void sort_samples(const double *us, int n, double *sorted)
+{
+    memcpy(sorted, us, sizeof(double) * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof(double), cmp_double);
+}
+
 static double median(const double *us, int n)
 {
     double sorted[MAX_SAMPLES];
-    memcpy(sorted, us, sizeof(double) * (size_t)n);
-    qsort(sorted, (size_t)n, sizeof(double), cmp_double);
+    sort_samples(us, n, sorted);
     return sorted[n / 2];
+}
+
+/* The p-quantile of n sorted values, interpolated between neighbours (as
+ * Python's statistics.quantiles with method "inclusive"). */
+static double quantile(const double *sorted, int n, double p)
+{
+    double h = p * (n - 1);
+    int k = (int)h;
+    return k + 1 < n ? sorted[k] + (h - k) * (sorted[k + 1] - sorted[k]) : sorted[k];
 }
 
 /* Operations per batch so that a batch lasts about 2 ms. Collective ops
@@ -189,16 +205,24 @@ static void measure(int n, const enum op *ops, size_t size, double us[][MAX_SAMP
         med[k] = median(us[k], B.samples);
 }
 
-/* One figure's samples (n of them, in unit) and their median: a point x
- * of the series `op` of implementation impl, in the open experiment's file. */
-static void json_values(const char *op, const char *impl, size_t x, const char *unit, double median,
-                        const double *v, int n)
+/* One figure's samples (n of them, in unit), their median and spread
+ * (smallest, 25th and 75th percentile, largest): a point x of the series
+ * `op` of implementation impl, in the open experiment's file. bytes, if
+ * not 0, is what one operation moved where x does not say it. */
+static void json_values(const char *op, const char *impl, size_t x, size_t bytes, const char *unit,
+                        double median, const double *v, int n)
 {
     if (!B.json)
         return;
-    fprintf(B.json, "%s\n    {\"series\": \"%s\", \"impl\": \"%s\", \"x\": %zu, \"unit\": \"%s\", "
-                    "\"median\": %.6f, \"samples\": [",
-            B.json_first ? "" : ",", op, impl, x, unit, median);
+    double sorted[MAX_SAMPLES];
+    sort_samples(v, n, sorted);
+    fprintf(B.json, "%s\n    {\"series\": \"%s\", \"impl\": \"%s\", \"x\": %zu, ", B.json_first ? "" : ",",
+            op, impl, x);
+    if (bytes)
+        fprintf(B.json, "\"bytes\": %zu, ", bytes);
+    fprintf(B.json, "\"unit\": \"%s\", \"median\": %.6f, \"min\": %.6f, \"q1\": %.6f, \"q3\": %.6f, "
+                    "\"max\": %.6f, \"samples\": [",
+            unit, median, sorted[0], quantile(sorted, n, 0.25), quantile(sorted, n, 0.75), sorted[n - 1]);
     for (int s = 0; s < n; s++)
         fprintf(B.json, "%s%.6f", s ? ", " : "", v[s]);
     fprintf(B.json, "]}");
@@ -207,7 +231,7 @@ static void json_values(const char *op, const char *impl, size_t x, const char *
 
 static void json_result(const char *op, const char *impl, size_t size, double median, const double *us)
 {
-    json_values(op, impl, size, "us", median, us, B.samples);
+    json_values(op, impl, size, 0, "us", median, us, B.samples);
 }
 
 /* Ends a phase of measurements taken on rank 0. Meanwhile the target
@@ -325,7 +349,8 @@ static void bench_strided(void)
              * same total. */
             measure(6, ops, total, us, med);
             for (int k = 0; k < 6; k++)
-                json_result(names[k / 2], k % 2 ? "reach contiguous" : "reach strided", run, med[k], us[k]);
+                json_values(names[k / 2], k % 2 ? "reach contiguous" : "reach strided", run, total, "us",
+                            med[k], us[k], B.samples);
             double gb[6];
             for (int k = 0; k < 6; k++)
                 gb[k] = (double)total / med[k] * 1e-3;
@@ -819,7 +844,7 @@ static void bench_win_receiver(void)
         ms[s] = win_target_ms(-1, w, mw, iters, 0, 0, flags, &epochs);
     alone = median(ms, B.samples);
     if (B.me == 0) {
-        json_values("target alone", "local", 0, "ms", alone, ms, B.samples);
+        json_values("target alone", "local", 0, 0, "ms", alone, ms, B.samples);
         printf("\nreceiver-side overlap: rank 1 computes %.1f ms alone while origins run lock (shared) + "
                "get + unlock on its window (paper 002, Fig. 6; ms, median of %d; x: against alone)\n"
                "%-7s %10s %-9s %10s %6s %8s\n", alone, B.samples, "origins", "bytes", "impl", "target",
@@ -837,9 +862,9 @@ static void bench_win_receiver(void)
                 double t = median(ms, B.samples), n = median(ep, B.samples);
                 char name[48];
                 snprintf(name, sizeof name, "target, %d origin%s", origins, origins > 1 ? "s" : "");
-                json_values(name, win_impl[m], sizes[z], "ms", t, ms, B.samples);
+                json_values(name, win_impl[m], sizes[z], 0, "ms", t, ms, B.samples);
                 snprintf(name, sizeof name, "epochs, %d origin%s", origins, origins > 1 ? "s" : "");
-                json_values(name, win_impl[m], sizes[z], "epochs", n, ep, B.samples);
+                json_values(name, win_impl[m], sizes[z], 0, "epochs", n, ep, B.samples);
                 printf("%-7d %10zu %-9s %10.2f %6.2f %8.0f%s\n", origins, sizes[z],
                        win_modes[m], t, t / alone, n,
                        origins + 1 > B.cores ? "   (more processes than cores)" : "");
@@ -891,13 +916,13 @@ static void bench_lu(void)
             int mid = 0;
             for (int s = 0; s < runs; s++)
                 mid = ms[s] == t[m] ? s : mid;
-            json_values("lu", win_impl[m], (size_t)p, "ms", t[m], ms, runs);
+            json_values("lu", win_impl[m], (size_t)p, 0, "ms", t[m], ms, runs);
             printf("%-3d %-9s %9.2f", p, win_modes[m], t[m]);
             for (int k = 0; k < LU_PARTS; k++) {
                 char name[48];
                 double part = 1e3 * r[mid].part[k];
                 snprintf(name, sizeof name, "lu %s", lu_part_name[k]);
-                json_values(name, win_impl[m], (size_t)p, "ms", part, &part, 1);
+                json_values(name, win_impl[m], (size_t)p, 0, "ms", part, &part, 1);
                 printf(" %8.2f", part);
             }
             printf(" %8.2f%s\n", t[m] / t[0], p > B.cores ? "   (more processes than cores)" : "");
@@ -948,9 +973,10 @@ static void bench_sync(void)
 }
 
 /* The experiments, in the order they run; --only names a subset. Each
- * writes <out>/<name>-np<processes>.json: what it is, the machine and environment, and
- * every sample of every point (series, implementation, x). The plot says
- * how reach-report draws it. */
+ * writes <out>/<name>-np<processes>.json: what it is, the machine and
+ * environment, the machine's load before and after, and every sample of
+ * every point (series, implementation, x). The plot says how reach-report
+ * draws it. */
 static const struct experiment {
     const char *name;
     void (*run)(void);
@@ -959,7 +985,7 @@ static const struct experiment {
     {"transfer", bench_transfers, "Contiguous put, get and accumulate against MPI-3 RMA", "", "bytes",
      "loglog"},
     {"strided", bench_strided, "Strided against contiguous transfers of the same total", "paper 003",
-     "run bytes", "loglog"},
+     "run bytes", "strided"},
     {"sync", bench_sync, "Fetch-and-add, lock+unlock and barrier against MPI-3", "", "", "bars"},
     {"ga_sync", bench_ga_sync, "GA_Sync: writes to every rank, then fence + barrier",
      "paper 000, Fig. 7", "", "bars"},
@@ -1042,6 +1068,56 @@ static void describe_run(void)
     snprintf(run_header + n, sizeof run_header - n, "},\n");
 }
 
+/* The machine's load averages over 1, 5 and 15 minutes (/proc/loadavg);
+ * 0 if they cannot be read. */
+static int read_load(double load[3])
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    int ok = f && fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) == 3;
+    if (f)
+        fclose(f);
+    return ok;
+}
+
+/* The machine's load now, as the member `key` of the experiment's file:
+ * the cores online and the load averages (null if unknown). */
+static void json_load(const char *key)
+{
+    double load[3];
+    fprintf(B.json, "  \"%s\": {\"cores\": %ld, \"loadavg\": ", key, sysconf(_SC_NPROCESSORS_ONLN));
+    if (read_load(load))
+        fprintf(B.json, "[%.2f, %.2f, %.2f]}", load[0], load[1], load[2]);
+    else
+        fprintf(B.json, "null}");
+}
+
+/* Waits, at most 0.1 s, until the reader of the pipe behind fd (if it is
+ * one) has taken what was written to it. mpiexec reads a process's stdout
+ * and stderr through separate pipes and passes on first what it reads
+ * first, not what was written first. */
+static void drain(int fd)
+{
+    struct stat st;
+    int unread;
+    if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return;
+    for (int i = 0; i < 1000 && ioctl(fd, FIONREAD, &unread) == 0 && unread > 0; i++)
+        usleep(100);
+}
+
+/* A progress line on stderr, after everything printed on stdout so far and
+ * before anything printed after it, so that it never lands in a table. */
+static void progress(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    drain(STDOUT_FILENO);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    drain(STDERR_FILENO);
+}
+
 static void experiment_begin(const struct experiment *x, const char *out)
 {
     if (B.me != 0)
@@ -1054,15 +1130,19 @@ static void experiment_begin(const struct experiment *x, const char *out)
         return;
     }
     fprintf(B.json, "{\n  \"experiment\": \"%s\", \"title\": \"%s\", \"figure\": \"%s\", "
-                    "\"x\": \"%s\", \"plot\": \"%s\",\n%s  \"results\": [",
+                    "\"x\": \"%s\", \"plot\": \"%s\",\n%s",
             x->name, x->title, x->figure, x->x, x->plot, run_header);
+    json_load("load_before");
+    fprintf(B.json, ",\n  \"results\": [");
     B.json_first = 1;
 }
 
 static void experiment_end(void)
 {
     if (B.me == 0 && B.json) {
-        fprintf(B.json, "\n  ]\n}\n");
+        fprintf(B.json, "\n  ],\n");
+        json_load("load_after");
+        fprintf(B.json, "\n}\n");
         fclose(B.json);
         B.json = NULL;
     }
@@ -1081,14 +1161,42 @@ static void usage(void)
            "  --only      a comma-separated subset of:");
     for (int e = 0; e < NEXPERIMENTS; e++)
         printf(" %s", experiments[e].name);
-    printf("\n  --compare   the ratio NEW/OLD of every figure two results folders share\n");
+    printf("\n  --compare   every figure two results folders share, NEW against OLD: their ratio\n"
+           "              and whether NEW is better (times lower, counts higher)\n");
+}
+
+/* Finds reach-report.py: beside this program (in the build tree), or where
+ * the install puts it relative to this program's folder
+ * (REACH_REPORT_FROM_BIN, e.g. ../share/reach/reach-report.py). 0, or -1
+ * after saying where it looked. */
+static int find_report(char *path, size_t len)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 1);
+    if (n <= 0) {
+        fprintf(stderr, "reach-bench: cannot find reach-report.py: /proc/self/exe: %s\n", strerror(errno));
+        return -1;
+    }
+    bin[n] = '\0';
+    *strrchr(bin, '/') = '\0';
+    static const char *const where[] = {"reach-report.py", REACH_REPORT_FROM_BIN};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, len, "%s/%s", bin, where[k]);
+        if (access(path, R_OK) == 0)
+            return 0;
+    }
+    fprintf(stderr, "reach-bench: cannot find reach-report.py: looked for %s/%s and %s/%s\n", bin, where[0],
+            bin, where[1]);
+    return -1;
 }
 
 /* Runs reach-report (the report and its plots, or a comparison) with
  * Debian's python3 and matplotlib; its status. */
 static int run_report(const char *a, const char *b, const char *c)
 {
-    const char *script = REACH_REPORT_SCRIPT;
+    char script[4096 + 64];
+    if (find_report(script, sizeof script) != 0)
+        return 1;
     const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
     pid_t pid = fork();
     if (pid == 0) {
@@ -1195,13 +1303,18 @@ int main(int argc, char **argv)
             continue;
         double t0 = now();
         if (B.me == 0)
-            fprintf(stderr, "reach-bench: [%d/%d] %s ...\n", ++done, total, experiments[e].name);
+            progress("reach-bench: [%d/%d] %s ...\n", ++done, total, experiments[e].name);
         experiment_begin(&experiments[e], out);
         experiments[e].run();
         experiment_end();
-        if (B.me == 0)
-            fprintf(stderr, "reach-bench: [%d/%d] %s done in %.0f s\n", done, total, experiments[e].name,
-                    now() - t0);
+        if (B.me == 0) {
+            double load[3];
+            char note[64] = "";
+            if (read_load(load))
+                snprintf(note, sizeof note, "; load average %.2f on %d cores", load[0], B.cores);
+            progress("reach-bench: [%d/%d] %s done in %.0f s%s\n", done, total, experiments[e].name, now() - t0,
+                     note);
+        }
     }
     mpi_end_lock_all();
 
@@ -1221,6 +1334,7 @@ int main(int argc, char **argv)
     fflush(stdout);
     int st = run_report(out, NULL, NULL);
     if (st != 0)
-        fprintf(stderr, "reach-bench: the report was not made (reach-report: status %d)\n", st);
+        fprintf(stderr, "reach-bench: the report was not made (status %d); the samples are in %s/*.json, "
+                        "from which reach-report.py %s makes it\n", st, out, out);
     return st;
 }

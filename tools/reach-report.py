@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """reach-report: the Markdown report and PNG plots of a reach-bench results
-folder, or the ratio between two of them.
+folder, or the comparison of two of them.
 
     reach-report.py DIR                  writes DIR/report.md and DIR/*.png
-    reach-report.py --compare OLD NEW    prints NEW/OLD for every shared figure
+    reach-report.py --compare OLD NEW    every figure both share, NEW against OLD
 
 A folder holds one file per experiment and process count
 (<experiment>-np<N>.json), so that runs at several process counts make one
@@ -18,8 +18,13 @@ import sys
 
 ORDER = ["transfer", "strided", "sync", "ga_sync", "locks", "win_latency", "win_overlap",
          "win_receiver", "lu"]
-TIMES = ("us", "ms")
+TIMES = ("us", "ms")   # lower is better; every other unit (epochs, GB/s, %) higher
 LU_PARTS = ["lock", "get", "unlock", "barrier", "compute"]
+BUSY_LOAD = 1.5        # a load average above this many times the cores (or processes): busy
+WIDE = 0.5             # a middle half of the samples wider than this share of the median: wide
+BUSY_RULE = (f"the 1-minute load average before or after the experiment was above {BUSY_LOAD} times the "
+             "cores (with more processes than cores, the processes): other work competed for the cores")
+WIDE_RULE = f"the middle half of its samples spans more than {100 * WIDE:.0f}% of its median"
 
 
 def load(folder):
@@ -44,11 +49,34 @@ def load(folder):
 
 
 def spread(samples):
-    """The middle half of the samples (25th to 75th percentile)."""
+    """The middle half of the samples (25th to 75th percentile, as reach-bench
+    records them in q1 and q3; computed here, for files older than those)."""
     if len(samples) < 2:
         return samples[0], samples[0]
     q = statistics.quantiles(samples, n=4, method="inclusive")
     return q[0], q[2]
+
+
+def wide(r):
+    """Whether a figure's samples spread too far for it to be trusted."""
+    lo, hi = spread(r["samples"])
+    return hi - lo > WIDE * r["median"]
+
+
+def loads(exp):
+    """The 1-minute load averages before and after the experiment, or None
+    where the file does not hold them."""
+    before, after = exp.get("load_before"), exp.get("load_after")
+    if not (before and after and before["loadavg"] and after["loadavg"]):
+        return None
+    return before["loadavg"][0], after["loadavg"][0]
+
+
+def busy(exp):
+    """Whether the experiment ran on a busy machine (BUSY_RULE)."""
+    seen = loads(exp)
+    return seen is not None and max(seen) > BUSY_LOAD * max(exp["load_before"]["cores"],
+                                                           exp["machine"]["processes"])
 
 
 def lines_of(exp):
@@ -67,8 +95,19 @@ def impl_name(impl):
     return "MPI-3" if impl == "mpi3" else impl
 
 
+def shown(unit):
+    return "µs" if unit == "us" else unit
+
+
 def fmt(v):
     return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+
+
+def size_text(n):
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n} B"
 
 
 def placement(m):
@@ -76,10 +115,32 @@ def placement(m):
     return s + (" — **more processes than cores**" if m["oversubscribed"] else "")
 
 
+def load_text(exp):
+    seen = loads(exp)
+    if seen is None:
+        return "load not recorded"
+    return f"load average {seen[0]:.2f} before, {seen[1]:.2f} after on {exp['load_before']['cores']} cores"
+
+
+def ratio(exp, a, b):
+    """MPI-3's time (b) over reach's (a) where both did the same work and
+    have a spread: in bold if it is a win for reach that the samples bear out
+    (MPI-3's 25th percentile above reach's 75th, on a machine that was not
+    busy, from figures that are not wide), else plain with its marks."""
+    if not (a and b) or a["unit"] not in TIMES or a["median"] <= 0:
+        return ""
+    if len(a["samples"]) < 2 or len(b["samples"]) < 2:   # one run: no spread to judge it by
+        return ""
+    q = f"{b['median'] / a['median']:.2f}"
+    marks = (["busy"] if busy(exp) else []) + (["wide"] if wide(a) or wide(b) else [])
+    if marks:
+        return f"{q} ({', '.join(marks)})"
+    return f"**{q}**" if spread(b["samples"])[0] > spread(a["samples"])[1] else q
+
+
 def table(exp):
     """A row per series and x, a column per implementation: median [25th-75th
-    percentile]; then MPI-3's time over each of reach's where both did the
-    same work (above 1: reach is faster)."""
+    percentile]; then MPI-3's time over each of reach's (ratio())."""
     lines = lines_of(exp)
     series = list(dict.fromkeys(s for s, _ in lines))
     impls = list(dict.fromkeys(i for _, i in lines))
@@ -94,53 +155,53 @@ def table(exp):
             got = {i: lines.get((s, i), {}).get(x) for i in impls}
             cells = [s, str(x) if exp["x"] else ""]
             if len(units) > 1:
-                cells.append(next(r["unit"] for r in got.values() if r))
+                cells.append(shown(next(r["unit"] for r in got.values() if r)))
             for i in impls:
                 r = got[i]
                 if r is None:
                     cells.append("")
-                    continue
-                lo, hi = spread(r["samples"])
-                cells.append(f"{fmt(r['median'])} [{fmt(lo)}–{fmt(hi)}]" if len(r["samples"]) > 1
-                             else fmt(r["median"]))
-            for i in reach:
-                a, b = got[i], got["mpi3"]
-                timed = a and b and a["unit"] in TIMES and a["median"] > 0
-                cells.append(f"**{b['median'] / a['median']:.2f}**" if timed else "")
+                elif len(r["samples"]) > 1:
+                    lo, hi = spread(r["samples"])
+                    cells.append(f"{fmt(r['median'])} [{fmt(lo)}–{fmt(hi)}]" + (" (wide)" if wide(r) else ""))
+                else:
+                    cells.append(fmt(r["median"]))
+            cells += [ratio(exp, got[i], got["mpi3"]) for i in reach]
             rows.append("| " + " | ".join(cells) + " |")
-    return "\n".join(rows), "/".join(sorted(units))
+    return "\n".join(rows), "/".join(shown(u) for u in sorted(units))
 
 
-def plot(stem, exp, folder, plt):
-    """The experiment's figure, panels side by side; returns its file name."""
-    kind, lines = exp["plot"], lines_of(exp)
+def figure(exp, plt):
+    """The experiment's figure: its panels side by side, and one legend for
+    all of them to their right, clear of the data."""
+    kind = "strided" if exp["experiment"] == "strided" else exp["plot"]   # older files say loglog
+    lines = lines_of(exp)
     m = exp["machine"]
-    unit = exp["results"][0]["unit"]
+    unit = shown(exp["results"][0]["unit"])
     note = f"{m['processes']} processes, {m['cores']} cores" + (" (oversubscribed)" if m["oversubscribed"] else "")
+    if busy(exp):
+        note += f"; busy machine ({load_text(exp)})"
     series = list(dict.fromkeys(s for s, _ in lines))
     impls = list(dict.fromkeys(i for _, i in lines))
     style = {i: dict(color=f"C{k}", marker="os^vD<>p*h"[k % 10]) for k, i in enumerate(impls)}
+    total = next((r["bytes"] for r in exp["results"] if "bytes" in r), None)
 
     if kind == "receiver":
         series = [s for s in series if s.startswith("target,")]
-    panels = series if kind in ("loglog", "lines", "receiver") else [None]
-    # Transfers by size: latency above, bandwidth below.
-    bandwidth = kind == "loglog" and exp["x"] == "bytes" and unit == "us"
-    fig, axes = plt.subplots(2 if bandwidth else 1, len(panels), squeeze=False,
-                             figsize=(4.2 * len(panels) + 0.8, 6.8 if bandwidth else 3.8))
-    for ax, s in zip(axes[1] if bandwidth else [], panels):
-        for (s2, impl), pts in lines.items():
-            if s2 == s:
-                xs = sorted(pts)
-                ax.plot(xs, [x / pts[x]["median"] * 1e-3 for x in xs], label=impl_name(impl), **style[impl])
+    panels = series if kind in ("loglog", "lines", "receiver", "strided") else [None]
+    # Transfers by size: latency above, bandwidth below. Strided transfers:
+    # bandwidth above (where the file holds the total), share of contiguous below.
+    bandwidth = kind == "loglog" and exp["x"] == "bytes" and unit == "µs"
+    rows = 2 if bandwidth or (kind == "strided" and total) else 1
+    fig, grid = plt.subplots(rows, len(panels), squeeze=False,
+                             figsize=(4.2 * len(panels) + 0.8, 6.8 if rows == 2 else 3.8))
+
+    def curve(ax, pts, impl, y, **kw):
+        xs = sorted(pts)
+        ax.plot(xs, [y(x, pts[x]) for x in xs], label=impl_name(impl), **{**style[impl], **kw})
+
+    def log2_x(ax):
         ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
         ax.set_xlabel(exp["x"])
-        ax.set_ylabel("GB/s")
-        ax.set_title(f"{s}: bandwidth", fontsize=9)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
-    axes = axes[0]
 
     def bars(ax, groups, values):
         """groups: x labels; values: {impl: [value per group]}."""
@@ -150,18 +211,44 @@ def plot(stem, exp, folder, plt):
                    color=style[impl]["color"])
         ax.set_xticks([g + 0.4 - width / 2 for g in range(len(groups))], groups, fontsize=7)
 
-    for ax, s in zip(axes, panels):
-        if kind in ("loglog", "lines"):
-            for (s2, impl), pts in lines.items():
-                if s2 == s:
-                    xs = sorted(pts)
-                    ax.plot(xs, [pts[x]["median"] for x in xs], label=impl_name(impl), **style[impl])
-            ax.set_xlabel(exp["x"])
+    for col, s in enumerate(panels):
+        ax = grid[0][col]
+        own = {impl: pts for (s2, impl), pts in lines.items() if s2 == s}
+        if kind == "strided":
+            contiguous = own.get("reach contiguous", {})
+            if total:
+                for impl, pts in own.items():
+                    curve(ax, pts, impl, lambda x, r: total / r["median"] * 1e-3)
+                log2_x(ax)
+                ax.set_ylim(bottom=0)
+                ax.set_ylabel("GB/s")
+                ax.set_title(f"{s}: bandwidth", fontsize=9)
+                ax = grid[1][col]
+            curve(ax, own.get("reach strided", {}), "reach strided",
+                  lambda x, r: 100 * contiguous[x]["median"] / r["median"])
+            log2_x(ax)
+            ax.set_ylim(bottom=0)
+            ax.set_ylabel("% of contiguous")
+            ax.set_title(f"{s}: strided, % of contiguous bandwidth", fontsize=9)
+        elif kind in ("loglog", "lines"):
+            for impl, pts in own.items():
+                curve(ax, pts, impl, lambda x, r: r["median"])
             ax.set_ylabel(unit)
             ax.set_title(s, fontsize=9)
             if kind == "loglog":
-                ax.set_xscale("log", base=2)
+                log2_x(ax)
                 ax.set_yscale("log")
+            else:
+                ax.set_xlabel(exp["x"])
+                ax.set_xticks(sorted({x for pts in own.values() for x in pts}))   # process counts
+            if bandwidth:
+                low = grid[1][col]
+                for impl, pts in own.items():
+                    curve(low, pts, impl, lambda x, r: x / r["median"] * 1e-3)
+                log2_x(low)
+                low.set_yscale("log")
+                low.set_ylabel("GB/s")
+                low.set_title(f"{s}: bandwidth", fontsize=9)
         elif kind == "bars":
             xs = sorted({x for pts in lines.values() for x in pts})
             groups = [(s2, x) for s2 in series for x in xs if any(x in lines.get((s2, i), {}) for i in impls)]
@@ -172,28 +259,27 @@ def plot(stem, exp, folder, plt):
             if vals and max(vals) > 30 * min(vals):
                 ax.set_yscale("log")
         elif kind == "receiver":
-            xs = sorted({x for (s2, _), pts in lines.items() if s2 == s for x in pts})
-            used = [i for i in impls if (s, i) in lines]
-            bars(ax, [f"{x} B" for x in xs], {i: [lines[(s, i)].get(x, {}).get("median", 0) for x in xs]
-                                               for i in used})
+            xs = sorted({x for pts in own.values() for x in pts})
+            used = [i for i in impls if i in own]
+            bars(ax, [f"{x} B" for x in xs], {i: [own[i].get(x, {}).get("median", 0) for x in xs] for i in used})
             alone = lines.get(("target alone", "local"), {}).get(0)
             if alone:
                 ax.axhline(alone["median"], color="black", linewidth=0.8, linestyle="--",
                            label="target alone")
+            width = 0.8 / len(used)
             for k, i in enumerate(used):   # the epochs the origins ran meanwhile, above each bar
-                width = 0.8 / len(used)
                 for g, x in enumerate(xs):
                     e = lines.get((s.replace("target", "epochs"), i), {}).get(x)
-                    top = lines[(s, i)].get(x, {}).get("median", 0)
                     if e:
-                        ax.annotate(f"{e['median']:.0f}", (g + k * width, top), fontsize=6, ha="center",
-                                    va="bottom")
+                        ax.annotate(f"{e['median']:.0f}", (g + k * width, own[i].get(x, {}).get("median", 0)),
+                                    fontsize=6, ha="center", va="bottom")
+            ax.margins(y=0.12)
             ax.set_title(f"{s} (figures: epochs run meanwhile)", fontsize=8)
             ax.set_xlabel("get size")
             ax.set_ylabel("the target's time, " + unit)
         elif kind == "overlap":
             t0s = {i: pts for (s2, i), pts in lines.items() if s2 == "computation 0%"}
-            for k, (impl, base) in enumerate(t0s.items()):
+            for impl, base in t0s.items():
                 for z, size in enumerate(sorted(base)):
                     t0, shares, ov = base[size]["median"], [], []
                     for share in (50, 100, 200):
@@ -204,6 +290,7 @@ def plot(stem, exp, folder, plt):
                     ax.plot(shares, ov, color=style[impl]["color"], marker=style[impl]["marker"],
                             linestyle=["-", "--", ":"][z % 3], label=f"{impl_name(impl)}, {size} B")
             ax.axhline(0, color="black", linewidth=0.8)
+            ax.set_xticks([50, 100, 200])
             ax.set_xlabel("computation, % of the epoch's time without it")
             ax.set_ylabel("overlap: % of the epoch hidden")
         elif kind == "stacked":
@@ -219,13 +306,26 @@ def plot(stem, exp, folder, plt):
             ax.set_xticks(range(len(cols)), [f"P={p}\n{impl_name(i).replace('reach ', '')}" for p, i in cols],
                           fontsize=7)
             ax.set_ylabel(unit + " (bars: breakdown, mean over ranks)")
+    legend = {}
+    for ax in fig.axes:
         ax.grid(True, which="both", alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7)
-    fig.suptitle(f"{exp['title']}\n{exp['figure'] + ', ' if exp['figure'] else ''}{note}", fontsize=9)
+        for handle, name in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(name, handle)
+    if legend:
+        fig.legend(legend.values(), legend.keys(), loc="upper left", bbox_to_anchor=(1.0, 0.88), fontsize=7)
+    about = f"{exp['figure']}, " if exp["figure"] else ""
+    if kind == "strided":
+        about += f"{size_text(total)} moved per operation, " if total else "total not recorded, "
+    fig.suptitle(f"{exp['title']}\n{about}{note}", fontsize=9)
     fig.tight_layout()
+    return fig
+
+
+def plot(stem, exp, folder, plt):
+    """Draws the experiment's figure into the folder; returns its file name."""
+    fig = figure(exp, plt)
     name = f"{stem}.png"
-    fig.savefig(os.path.join(folder, name), dpi=100)
+    fig.savefig(os.path.join(folder, name), dpi=100, bbox_inches="tight")
     plt.close(fig)
     return name
 
@@ -243,22 +343,40 @@ def report(folder):
     m = first["machine"]
     counts = sorted({exp["machine"]["processes"] for exp in runs.values()})
     over = any(exp["machine"]["oversubscribed"] for exp in runs.values())
+    busy_stems = [stem for stem, exp in runs.items() if busy(exp)]
+    unrecorded = [stem for stem, exp in runs.items() if loads(exp) is None]
+    wide_count = sum(wide(r) for exp in runs.values() for r in exp["results"])
     out = ["# reach-bench report", "",
            f"Machine {m['host']}: {m['cores']} cores; {m['mpi']}. Runs at "
            + ", ".join(str(c) for c in counts) + " processes.", "",
            f"Figures are medians of the samples (up to {first['samples']} per point) with the middle half "
-           "of the samples (25th–75th percentile) in brackets. Every comparison was measured in the same run; "
-           "`MPI-3 / reach …` is MPI-3's time over reach's (above 1: reach is faster). "
-           + ("Sections marked **more processes than cores** show an oversubscribed machine: they measure "
-              "scaling and waiting, and leave MPI-3 (which busy-polls) out." if over else ""), ""]
+           "of the samples (25th–75th percentile) in brackets; a figure of one run (LU's breakdown, from "
+           "its median run) has neither brackets nor ratios. Every comparison was measured in the same run; "
+           "`MPI-3 / reach …` is MPI-3's time over reach's (above 1: reach is faster)."
+           + (" Sections marked **more processes than cores** show an oversubscribed machine: they measure "
+              "scaling and waiting, and leave MPI-3 (which busy-polls) out." if over else ""), "",
+           f"Marks. A section headed **busy machine** ran while {BUSY_RULE}; each of its ratios carries "
+           f"(busy). A figure carries (wide) where {WIDE_RULE}, and so does every ratio taken from it. "
+           "A ratio in **bold** is a win for reach that the samples bear out: MPI-3's 25th percentile is "
+           "above reach's 75th, on a machine that was not busy, from figures that are not wide. Every "
+           "other ratio is plain, among them all below 1 (MPI-3 faster).", ""]
+    if busy_stems:
+        out += ["**Busy machine** during " + ", ".join(f"`{s}`" for s in busy_stems)
+                + ": figures measured then may say more about the other work than about reach or MPI-3.", ""]
+    if unrecorded:
+        out += [f"The load was not recorded for {len(unrecorded)} of the {len(runs)} experiments: whether "
+                "the machine was busy then is unknown, and their ratios are bolded on their samples alone.", ""]
+    if wide_count:
+        out += [f"{wide_count} figures carry (wide).", ""]
     env = first.get("environment", {})
     if env:
         out += ["Environment: " + ", ".join(f"`{k}={v}`" for k, v in sorted(env.items())), ""]
     for stem, exp in runs.items():
         t, unit = table(exp)
-        out += [f"## {exp['title']} ({exp['machine']['processes']} processes)", "",
+        out += [f"## {exp['title']} ({exp['machine']['processes']} processes"
+                + (", **busy machine**)" if busy(exp) else ")"), "",
                 f"`{stem}`" + (f" — {exp['figure']}" if exp["figure"] else "")
-                + f"; {placement(exp['machine'])}; values in {unit}.", ""]
+                + f"; {placement(exp['machine'])}; {load_text(exp)}; values in {unit}.", ""]
         if plt and exp["results"]:
             out += [f"![{stem}]({plot(stem, exp, folder, plt)})", ""]
         out += [t, ""]
@@ -270,27 +388,34 @@ def report(folder):
 
 def compare(old_dir, new_dir):
     old, new = load(old_dir), load(new_dir)
-    print(f"NEW/OLD medians, below 1 is faster: {new_dir} against {old_dir}")
+    print(f"{new_dir} (NEW) against {old_dir} (OLD): the median of every figure both hold, NEW/OLD, and "
+          "whether NEW is better: times (µs, ms) are better lower, counts (epochs) higher. Per experiment, "
+          "the geometric mean of NEW's gains: OLD/NEW for times, NEW/OLD for counts (above 1: NEW is better).")
     shared = 0
     for stem, exp in new.items():
         if stem not in old:
             continue
         before = {(r["series"], r["impl"], r["x"]): r for r in old[stem]["results"]}
-        ratios = []
-        print(f"\n{stem}: {exp['title']}")
+        marks = [f"{name}: busy machine" for name, e in (("OLD", old[stem]), ("NEW", exp)) if busy(e)]
+        print(f"\n{stem}: {exp['title']}" + (f" ({'; '.join(marks)})" if marks else ""))
+        gains = []
         for r in exp["results"]:
             b = before.get((r["series"], r["impl"], r["x"]))
             if not b or b["median"] <= 0 or r["median"] <= 0:
                 continue
             q = r["median"] / b["median"]
-            if r["unit"] in TIMES:   # counts (epochs) are not in the mean of times
-                ratios.append(q)
+            higher = r["unit"] not in TIMES
+            gain = q if higher else 1 / q
+            gains.append(gain)
+            verdict = "same" if round(gain, 2) == 1 else "better" if gain > 1 else "worse"
             print(f"  {label(r['series'], r['impl']):40s} {exp['x'] or ''}={r['x']:<8} "
-                  f"{fmt(b['median']):>9} -> {fmt(r['median']):>9} {r['unit']:6s} {q:6.2f}")
-        if ratios:
+                  f"{fmt(b['median']):>9} -> {fmt(r['median']):>9} {shown(r['unit']):6s} {q:6.2f}  "
+                  f"{verdict:6s} ({'higher' if higher else 'lower'} is better)"
+                  + (" (wide)" if wide(r) or wide(b) else ""))
+        if gains:
             shared += 1
-            g = math.exp(sum(math.log(q) for q in ratios) / len(ratios))
-            print(f"  geometric mean of {len(ratios)} ratios: {g:.3f}")
+            g = math.exp(sum(math.log(q) for q in gains) / len(gains))
+            print(f"  geometric mean of {len(gains)} gains: {g:.3f}")
     if shared == 0:
         sys.exit("reach-report: the two folders share no figure")
 

@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+"""report_test.py REACH_REPORT: runs tools/reach-report.py on results folders
+written here in reach-bench's format, and checks what it says:
+
+- an experiment run on a busy machine is marked, and so is each of its
+  ratios, which is never bold; a figure with a wide spread is marked, and so
+  is each ratio taken from it; only a win for reach that the samples bear
+  out is bold, never a ratio below 1; the report states these rules;
+- --compare says per row whether NEW is better, times being better lower
+  and counts (epochs) higher, and its geometric mean follows that;
+- the plots: integer ticks on process-count axes, legends clear of the
+  data, "µs" on time axes, and the strided plot in GB/s and % of
+  contiguous with its total.
+
+Prints every failed check; the status is 1 if any failed."""
+import importlib.util
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+SCRIPT = sys.argv[1]
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+def around(v, rel=0.01, n=7):
+    """n samples spread evenly over v * (1 ± rel)."""
+    return [v * (1 + rel * (2 * k / (n - 1) - 1)) for k in range(n)]
+
+
+def result(series, impl, x, samples, unit="us", **extra):
+    s = sorted(samples)
+    q = statistics.quantiles(s, n=4, method="inclusive") if len(s) > 1 else [s[0]] * 3
+    return dict(series=series, impl=impl, x=x, **extra, unit=unit, median=s[len(s) // 2], min=s[0], q1=q[0],
+                q3=q[2], max=s[-1], samples=samples)
+
+
+def write(folder, name, plot, x, results, load=(0.5, 0.6), processes=2, cores=2):
+    data = {"experiment": name, "title": f"the {name} experiment", "figure": "", "x": x, "plot": plot,
+            "machine": {"host": "test", "cores": cores, "processes": processes, "nodes": 1,
+                        "target": "same node", "oversubscribed": processes > cores, "mpi": "MPICH"},
+            "samples": 7, "environment": {},
+            "load_before": {"cores": cores, "loadavg": [load[0], 0.5, 0.4]},
+            "results": results,
+            "load_after": {"cores": cores, "loadavg": [load[1], 0.5, 0.4]}}
+    path = os.path.join(folder, f"{name}-np{processes}.json")
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1)
+    return data
+
+
+def along(line):
+    """Points every twentieth of the way along each segment of a plotted
+    line, in display coordinates."""
+    xy = line.get_transform().transform(line.get_xydata())
+    return [a + (b - a) * k / 20 for a, b in zip(xy, xy[1:]) for k in range(21)] or list(xy)
+
+
+def row(report, series, x=""):
+    """The table row of series at x (the first such)."""
+    m = re.search(rf"^\| {re.escape(series)} \| {x} \|.*$", report, re.M)
+    check(m, f"report.md has no row for {series} {x}")
+    return m.group(0) if m else ""
+
+
+def section(report, stem):
+    """The report's section of one experiment file, from its heading on."""
+    start = report.rfind("\n## ", 0, report.find(f"\n`{stem}`"))
+    end = report.find("\n## ", start + 1)
+    return report[start:end if end > 0 else len(report)]
+
+
+def test_report(top):
+    folder = os.path.join(top, "marks")
+    os.mkdir(folder)
+    # A quiet machine: a clear win, a loss, a win within the noise.
+    write(folder, "sync", "bars", "", [
+        result("fetch-and-add 64-bit", "reach", 0, around(0.01)),
+        result("fetch-and-add 64-bit", "mpi3", 0, around(0.8)),
+        result("lock+unlock", "reach", 0, around(1.0)),
+        result("lock+unlock", "mpi3", 0, around(0.5)),
+        result("barrier", "reach", 0, around(0.10, 0.2)),
+        result("barrier", "mpi3", 0, around(0.11, 0.2))])
+    # A busy machine (load 7.9 and 8.3 on 2 cores): MPI-3's 8-byte put at 7990 µs.
+    write(folder, "transfer", "loglog", "bytes", [
+        result("put", "reach", 8, around(0.0237)),
+        result("put", "mpi3", 8, around(7990)),
+        result("put", "local", 8, around(0.003))], load=(7.9, 8.3))
+    # A figure with a wide spread.
+    write(folder, "win_latency", "loglog", "bytes", [
+        result("win put", "reach direct", 8, around(0.08)),
+        result("win put", "mpi3", 8, [1, 1, 2, 4, 9, 9, 9])])
+    subprocess.run([sys.executable, SCRIPT, folder], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(folder, "report.md")) as f:
+        report = f.read()
+
+    check("**80.00**" in row(report, "fetch-and-add 64-bit"), "a clear win for reach is not bold")
+    check(row(report, "lock+unlock").endswith("| 0.50 |"), "a ratio below 1 is not plain")
+    check(row(report, "barrier").endswith("| 1.10 |"), "a win within the spread of the samples is not plain")
+    bold = [float(v) for v in re.findall(r"\*\*([0-9.]+)\*\*", report)]
+    check(bold and min(bold) > 1, f"bold ratios below 1: {bold}")
+
+    busy = section(report, "transfer-np2")
+    check(re.search(r"^## .*busy machine", busy, re.M), "the busy experiment's heading is not marked")
+    check("load average 7.90 before, 8.30 after on 2 cores" in busy, "the busy experiment's load is not shown")
+    put = row(busy, "put", 8)
+    check(re.search(r"\| 337130\.\d\d \(busy\) \|$", put), f"the busy ratio is not marked: {put}")
+    check("**" not in put, "a ratio from a busy machine is bold")
+    check("busy machine" not in section(report, "sync-np2").split("\n")[1],
+          "an experiment on a quiet machine is marked busy")
+    check(re.search(r"Busy machine\*\* during `transfer-np2`", report), "the report's summary does not name "
+          "the busy experiment")
+
+    wide = row(report, "win put", 8)
+    check(re.search(r"\[1\.5–9\] \(wide\)", wide), f"the wide figure is not marked: {wide}")
+    check(wide.endswith("| 50.00 (wide) |"), f"the ratio from a wide figure is not marked: {wide}")
+    check("(wide)" not in row(report, "fetch-and-add 64-bit"), "a narrow figure is marked wide")
+
+    for rule in ("1-minute load average", "1.5 times the cores", "more than 50% of its median",
+                 "ratio in **bold** is a win for reach", "below 1"):
+        check(rule in report, f"the report does not state its rule: {rule!r}")
+
+
+def test_compare(top):
+    def folder(name, fadd, lock, epochs):
+        path = os.path.join(top, name)
+        os.mkdir(path)
+        write(path, "sync", "bars", "", [result("fetch-and-add 64-bit", "reach", 0, around(fadd)),
+                                         result("lock+unlock", "reach", 0, around(lock))])
+        write(path, "win_receiver", "receiver", "bytes", [
+            result("target, 1 origin", "reach direct", 1024, around(20.0), unit="ms"),
+            result("epochs, 1 origin", "reach direct", 1024, around(epochs), unit="epochs")])
+        return path
+
+    old = folder("old", 0.02, 1.0, 1000)
+    new = folder("new", 0.01, 2.0, 4000)   # fetch-and-add faster, lock slower, 4x the epochs
+    out = subprocess.run([sys.executable, SCRIPT, "--compare", old, new], check=True, capture_output=True,
+                         text=True).stdout
+
+    def line(what):
+        m = re.search(rf"^  {re.escape(what)} .*$", out, re.M)
+        check(m, f"--compare prints no row for {what}")
+        return m.group(0) if m else ""
+    check(re.search(r"better +\(lower is better\)", line("fetch-and-add 64-bit")),
+          "--compare: a shorter time is not better: " + line("fetch-and-add 64-bit"))
+    check(re.search(r"worse +\(lower is better\)", line("lock+unlock")),
+          "--compare: a longer time is not worse: " + line("lock+unlock"))
+    check(re.search(r"4\.00 +better +\(higher is better\)", line("epochs, 1 origin (reach direct)")),
+          "--compare: more epochs are not better: " + line("epochs, 1 origin (reach direct)"))
+    check(re.search(r"same +\(lower is better\)", line("target, 1 origin (reach direct)")),
+          "--compare: an equal time is not the same")
+    means = [float(g) for g in re.findall(r"geometric mean of \d+ gains: ([0-9.]+)", out)]
+    check(means == [1.0, 2.0], f"--compare: the geometric means of the gains are {means}, not [1.0, 2.0]")
+    check("times" in out.split("\n")[0] and "higher" in out.split("\n")[0],
+          "--compare does not say which direction is better")
+
+
+def test_plots(top):
+    sys.dont_write_bytecode = True   # no __pycache__ beside the script
+    spec = importlib.util.spec_from_file_location("reach_report", SCRIPT)
+    report = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(report)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    folder = os.path.join(top, "plots")
+    os.mkdir(folder)
+
+    exps = {}
+    exps["locks"] = write(folder, "locks", "lines", "processes", [
+        result(part, impl, p, around(v * p)) for part in ("lock acquire", "lock release", "lock+unlock")
+        for impl, v in (("reach hybrid", 0.3), ("reach ticket", 0.3), ("reach mcs", 0.1)) for p in (1, 2, 4)],
+        processes=4)
+    lu = []
+    for p in (1, 2, 4):
+        for impl in ("reach direct", "reach deferred"):
+            lu.append(result("lu", impl, p, around(75.0)))
+            for part, v in zip(report.LU_PARTS, (0.1, 0.5, 0.5, 30.0, 44.0)):
+                lu.append(result(f"lu {part}", impl, p, [v], unit="ms"))
+    for r in lu:
+        r["unit"] = "ms"
+    exps["lu"] = write(folder, "lu", "stacked", "processes", lu, processes=4)
+    receiver = [result("target alone", "local", 0, around(19.3), unit="ms")]
+    for size in (1024, 32768, 262144):
+        for impl in ("reach direct", "reach deferred", "mpi3"):
+            receiver += [result("target, 1 origin", impl, size, around(19.3), unit="ms"),
+                         result("epochs, 1 origin", impl, size, around(600000.0 / size * 1024), unit="epochs")]
+    exps["win_receiver"] = write(folder, "win_receiver", "receiver", "bytes", receiver)
+    overlap = []
+    for impl, t0 in (("reach direct", 0.07), ("reach deferred", 0.08), ("mpi3", 4.0)):
+        for size in (8, 16384, 262144):
+            for share, hidden in ((0, 0), (50, 0.1), (100, -0.2), (200, 0.15)):
+                t = t0 * (1 + share / 100 - hidden) * (1 + size / 262144)
+                overlap.append(result(f"computation {share}%", impl, size, around(t)))
+    exps["win_overlap"] = write(folder, "win_overlap", "overlap", "computation, % of the epoch", overlap)
+    exps["transfer"] = write(folder, "transfer", "loglog", "bytes", [
+        result(op, impl, size, around(v * (1 + size / 1024))) for op in ("put", "get")
+        for impl, v in (("reach", 0.01), ("mpi3", 0.4), ("local", 0.003)) for size in (8, 64, 512, 4096)])
+    exps["sync"] = write(folder, "sync", "bars", "", [
+        result(s, impl, 0, around(v)) for s in ("fetch-and-add 64-bit", "lock+unlock", "barrier")
+        for impl, v in (("reach", 0.01), ("mpi3", 0.8))])
+    exps["strided"] = write(folder, "strided", "strided", "run bytes", [
+        result(op, impl, run, around(t), bytes=1 << 20) for op in ("put", "get", "acc") for run in (8, 64, 4096)
+        for impl, t in (("reach strided", 23.0 * 512 / run + 23.0), ("reach contiguous", 23.0))])
+
+    for name, exp in exps.items():
+        fig = report.figure(exp, plt)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+        check(legends, f"{name}: the plot has no legend")
+        for legend in legends:
+            box = legend.get_window_extent(renderer)
+            for ax in fig.axes:
+                covered = [p for p in ax.patches if p.get_window_extent(renderer).overlaps(box)]
+                covered += [t for t in ax.texts if t.get_window_extent(renderer).overlaps(box)]
+                covered += [xy for line in ax.lines for xy in along(line) if box.contains(*xy)]
+                check(not covered, f"{name}: the legend covers data: {covered[:3]}")
+        labels = [ax.get_xlabel() for ax in fig.axes] + [ax.get_ylabel() for ax in fig.axes]
+        check(not any(re.search(r"\bus\b", t) for t in labels), f"{name}: an axis is labelled us: {labels}")
+        if name not in ("strided", "win_overlap") and any(r["unit"] == "us" for r in exp["results"]):
+            check(any("µs" in t for t in labels), f"{name}: no axis is labelled µs: {labels}")
+        for ax in fig.axes:
+            if ax.get_xlabel() == "processes":
+                ticks = list(ax.get_xticks())
+                check(all(float(t).is_integer() for t in ticks), f"{name}: fractional process counts {ticks}")
+        if name == "strided":
+            ylabels = {ax.get_ylabel() for ax in fig.axes}
+            check(ylabels == {"GB/s", "% of contiguous"}, f"strided: the axes show {ylabels}, not GB/s and "
+                  "% of contiguous")
+            check("1 MiB" in fig._suptitle.get_text(), "strided: the plot does not state its total")
+        plt.close(fig)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as top:
+        for test in (test_report, test_compare, test_plots):
+            try:
+                test(top)
+            except Exception as e:   # a crash is a failure of this test, with the others still run
+                failures.append(f"{test.__name__}: {type(e).__name__}: {e}")
+    for f in failures:
+        print("report_test: FAILED:", f)
+    print("report_test:", "failed" if failures else "passed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
