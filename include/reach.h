@@ -75,6 +75,12 @@ REACH_API const char *reach_strerror(int status);
 /* Prints reach's one-line message for a failed call ("reach: rank R: call:
  * msg", unless REACH_QUIET) and returns status; for layers built on reach. */
 REACH_API int reach_report(int status, const char *call, const char *msg);
+/* For layers built on reach: from now on, reach's messages about failed calls
+ * of the calling thread give the layer's function, name, instead of reach's
+ * own ("reach: rank 1: ARMCI_Put: rank 2 is out of range [0, 2)"); NULL
+ * returns to reach's names. A layer sets its function's name on entry and
+ * NULL on return. Returns the name set before. */
+REACH_API const char *reach_set_caller(const char *name);
 /* Aborts the whole job with a message; never returns, never exits with 0. */
 REACH_API REACH_NORETURN void reach_abort(int code, const char *msg);
 
@@ -411,6 +417,15 @@ REACH_API const char *reach_path_name(reach_path_t path);
 /* Prints the table of environment variables with defaults, values in force
  * and help to stdout. Works before reach_init. */
 REACH_API void reach_config_print(void);
+/* Prints on stderr a line for each REACH_ variable that is not reach's (a
+ * misspelling, ignored) and for each value that is not valid, saying what
+ * the variable takes; REACH_ERR_ARG if a value is not valid (reach_init
+ * then fails), else REACH_SUCCESS. reach_init makes the same check and
+ * prints these lines once per job. Works before reach_init. */
+REACH_API int reach_config_check(void);
+/* The transports of this build: shared memory within a node, UCX (with the
+ * version of the UCX library in use) between nodes. */
+REACH_API const char *reach_transports(void);
 
 #ifdef __cplusplus
 }

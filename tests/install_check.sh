@@ -5,9 +5,9 @@
 # build against the prefix through find_package(reach), through pkg-config
 # with mpicc, and through pkg-config with the plain C compiler (a Global
 # Arrays-style program, and one that calls MPI_Init itself), and run on 2
-# processes; the prefix still works after it is moved; the installed
-# reach-bench writes its report from another folder; the shared libraries
-# export only public names.
+# processes; the prefix still works after it is moved; the shared
+# libraries export only public names. (The installed reach-bench:
+# bench_install.sh.)
 set -e
 build=$1 src=$2 mpiexec=$3 mpicc=$4
 shift 4
@@ -59,15 +59,6 @@ done
 mv "$prefix" "$top/moved"
 "$top/moved/bin/reach-info" >/dev/null || fail "reach-info does not run from a moved prefix"
 mv "$top/moved" "$prefix"
-
-# The installed reach-bench, run from another folder, makes its report.
-if [ -x "$prefix/bin/reach-bench" ]; then
-  mkdir "$top/elsewhere"
-  (cd "$top/elsewhere" && "$mpiexec" "$@" -n 2 "$prefix/bin/reach-bench" --quick --max-size 64 \
-      --only sync --out results >/dev/null) || fail "the installed reach-bench failed"
-  test -s "$top/elsewhere/results/report.md" || fail "the installed reach-bench wrote no report"
-  ls "$top/elsewhere/results/"*.png >/dev/null 2>&1 || fail "the installed reach-bench drew no plot"
-fi
 
 # Only public names leave the shared libraries.
 bad=$(nm -D --defined-only "$libdir/libreach.so" | awk '{print $3}' | grep -v '^reach_' || true)

@@ -1,5 +1,6 @@
-/* reach-info: the environment variables reach reads (defaults, values in
- * force, help) and, with --topology under mpiexec, where every rank runs. */
+/* reach-info: the transports of this build and the environment variables
+ * reach reads (defaults, values in force, help), or, with --topology under
+ * mpiexec, where every rank runs. */
 #include "reach.h"
 
 #include <stdio.h>
@@ -7,9 +8,13 @@
 
 static void usage(void)
 {
-    printf("usage: reach-info [--topology]\n"
-           "  prints reach's environment variables with defaults and values in force;\n"
-           "  --topology (run under mpiexec) also prints each rank's node and path.\n");
+    printf("usage: reach-info [--topology | --help]\n"
+           "  prints reach's transports and its environment variables with defaults and\n"
+           "  values in force; names REACH_ variables that are not reach's, and fails on\n"
+           "  a value that is not valid, saying what the variable takes.\n"
+           "  --topology (run under mpiexec, e.g. mpiexec -n 4 reach-info --topology)\n"
+           "  prints instead how many ranks run on how many nodes, each rank's node, and\n"
+           "  how rank 0 reaches it (self, shm or net).\n");
 }
 
 int main(int argc, char **argv)
@@ -24,10 +29,11 @@ int main(int argc, char **argv)
         }
     }
     if (!topology) {
-        printf("reach %d.%d\ntransports: shm (memfd arenas, CPU atomics, futex waits)\n\n",
-               REACH_VERSION_MAJOR, REACH_VERSION_MINOR);
+        printf("reach %d.%d\ntransports: %s\n\n", REACH_VERSION_MAJOR, REACH_VERSION_MINOR,
+               reach_transports());
         reach_config_print();
-        return 0;
+        fflush(stdout);
+        return reach_config_check() == REACH_SUCCESS ? 0 : 1;
     }
     if (reach_init(&argc, &argv) != REACH_SUCCESS)
         return 1;

@@ -10,41 +10,69 @@
 
 static reach_mutexes_t *armci_mutexes;
 
-void armci_check(int status, const char *call)
+/* The outermost entry point the thread is in; NULL outside them. */
+static _Thread_local const char *armci_current;
+
+const char *armci_enter(const char *func)
+{
+    if (armci_current != NULL)
+        return NULL;
+    armci_current = func + (func[0] == 'P' || func[0] == 'p');
+    reach_set_caller(armci_current);
+    return armci_current;
+}
+
+void armci_leave(const char **entered)
+{
+    if (*entered == NULL)
+        return;
+    armci_current = NULL;
+    reach_set_caller(NULL);
+}
+
+const char *armci_call(void)
+{
+    return armci_current ? armci_current : "ARMCI";
+}
+
+void armci_check(int status)
 {
     if (status != REACH_SUCCESS) {
         char msg[160];
-        snprintf(msg, sizeof msg, "%s failed: %s", call, reach_strerror(status));
+        snprintf(msg, sizeof msg, "%s failed: %s", armci_call(), reach_strerror(status));
         reach_abort(1, msg);
     }
 }
 
-int armci_error(int status, const char *call, const char *fmt, ...)
+int armci_error(int status, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return reach_report(status, call, msg);
+    return reach_report(status, armci_call(), msg);
 }
 
 /* ---- start-up and termination ------------------------------------------- */
 
 int PARMCI_Init(void)
 {
+    ARMCI_ENTRY();
     return reach_init(NULL, NULL);
 }
 ARMCI_ALIAS(ARMCI_Init)
 
 int PARMCI_Init_args(int *argc, char ***argv)
 {
+    ARMCI_ENTRY();
     return reach_init(argc, argv);
 }
 ARMCI_ALIAS(ARMCI_Init_args)
 
 int PARMCI_Init_mpi_comm(MPI_Comm comm)
 {
+    ARMCI_ENTRY();
     return reach_init_comm(comm);
 }
 ARMCI_ALIAS(ARMCI_Init_mpi_comm)
@@ -83,20 +111,23 @@ ARMCI_ALIAS(ARMCI_Error)
  * reach rejects on every member alike. */
 int PARMCI_Malloc_group(void *ptr_arr[], armci_size_t bytes, ARMCI_Group *group)
 {
-    reach_group_t *g = armci_group("ARMCI_Malloc_group", group);
+    ARMCI_ENTRY();
+    reach_group_t *g = armci_group(group);
     return g ? reach_malloc_group(g, (size_t)bytes, ptr_arr) : REACH_ERR_HANDLE;
 }
 ARMCI_ALIAS(ARMCI_Malloc_group)
 
 int PARMCI_Free_group(void *ptr, ARMCI_Group *group)
 {
-    reach_group_t *g = armci_group("ARMCI_Free_group", group);
+    ARMCI_ENTRY();
+    reach_group_t *g = armci_group(group);
     return g ? reach_free_group(g, ptr) : REACH_ERR_HANDLE;
 }
 ARMCI_ALIAS(ARMCI_Free_group)
 
 int PARMCI_Malloc(void *ptr_arr[], armci_size_t bytes)
 {
+    ARMCI_ENTRY();
     reach_group_t *g = armci_default_group();
     return g ? reach_malloc_group(g, (size_t)bytes, ptr_arr) : REACH_ERR_NOT_INIT;
 }
@@ -104,6 +135,7 @@ ARMCI_ALIAS(ARMCI_Malloc)
 
 int PARMCI_Free(void *ptr)
 {
+    ARMCI_ENTRY();
     reach_group_t *g = armci_default_group();
     return g ? reach_free_group(g, ptr) : REACH_ERR_NOT_INIT;
 }
@@ -111,6 +143,7 @@ ARMCI_ALIAS(ARMCI_Free)
 
 int PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device)
 {
+    ARMCI_ENTRY();
     (void)device;
     return PARMCI_Malloc(ptr_arr, bytes);
 }
@@ -119,6 +152,7 @@ ARMCI_ALIAS(ARMCI_Malloc_memdev)
 int PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
                                const char *device)
 {
+    ARMCI_ENTRY();
     (void)device;
     return PARMCI_Malloc_group(ptr_arr, bytes, group);
 }
@@ -126,20 +160,23 @@ ARMCI_ALIAS(ARMCI_Malloc_group_memdev)
 
 int PARMCI_Free_memdev(void *ptr)
 {
+    ARMCI_ENTRY();
     return PARMCI_Free(ptr);
 }
 ARMCI_ALIAS(ARMCI_Free_memdev)
 
 int PARMCI_Free_group_memdev(void *ptr, ARMCI_Group *group)
 {
+    ARMCI_ENTRY();
     return PARMCI_Free_group(ptr, group);
 }
 ARMCI_ALIAS(ARMCI_Free_group_memdev)
 
 void *PARMCI_Malloc_local(armci_size_t bytes)
 {
+    ARMCI_ENTRY();
     if (bytes < 0) {
-        armci_error(REACH_ERR_ARG, "ARMCI_Malloc_local", "size %ld is negative", bytes);
+        armci_error(REACH_ERR_ARG, "size %ld is negative", bytes);
         return NULL;
     }
     return reach_malloc_local((size_t)bytes);
@@ -148,13 +185,15 @@ ARMCI_ALIAS(ARMCI_Malloc_local)
 
 int PARMCI_Free_local(void *ptr)
 {
+    ARMCI_ENTRY();
     return reach_free_local(ptr);
 }
 ARMCI_ALIAS(ARMCI_Free_local)
 
 void PARMCI_Set_shm_limit(unsigned long shmemlimit)
 {
-    armci_check(reach_set_shm_limit(shmemlimit), "ARMCI_Set_shm_limit");
+    ARMCI_ENTRY();
+    armci_check(reach_set_shm_limit(shmemlimit));
 }
 ARMCI_ALIAS(ARMCI_Set_shm_limit)
 
@@ -172,7 +211,8 @@ ARMCI_ALIAS(ARMCI_Uses_shm)
 
 int PARMCI_Uses_shm_grp(ARMCI_Group *group)
 {
-    return armci_group("ARMCI_Uses_shm_grp", group) != NULL;
+    ARMCI_ENTRY();
+    return armci_group(group) != NULL;
 }
 ARMCI_ALIAS(ARMCI_Uses_shm_grp)
 
@@ -198,10 +238,10 @@ ARMCI_ALIAS(ARMCI_Copy)
 /* ---- contiguous transfers -------------------------------------------------- */
 
 /* ARMCI sizes are int; a negative one must not turn into a huge size_t. */
-static int armci_bytes(int bytes, const char *call)
+static int armci_bytes(int bytes)
 {
     if (bytes < 0) {
-        armci_error(REACH_ERR_ARG, call, "size %d is negative", bytes);
+        armci_error(REACH_ERR_ARG, "size %d is negative", bytes);
         return 0;
     }
     return 1;
@@ -209,7 +249,8 @@ static int armci_bytes(int bytes, const char *call)
 
 int PARMCI_Put(void *src, void *dst, int bytes, int proc)
 {
-    if (!armci_bytes(bytes, "ARMCI_Put"))
+    ARMCI_ENTRY();
+    if (!armci_bytes(bytes))
         return REACH_ERR_ARG;
     return reach_put(src, dst, (size_t)bytes, proc);
 }
@@ -217,13 +258,14 @@ ARMCI_ALIAS(ARMCI_Put)
 
 int PARMCI_Get(void *src, void *dst, int bytes, int proc)
 {
-    if (!armci_bytes(bytes, "ARMCI_Get"))
+    ARMCI_ENTRY();
+    if (!armci_bytes(bytes))
         return REACH_ERR_ARG;
     return reach_get(src, dst, (size_t)bytes, proc);
 }
 ARMCI_ALIAS(ARMCI_Get)
 
-int armci_acc_type(const char *call, int optype)
+int armci_acc_type(int optype)
 {
     switch (optype) {
     case ARMCI_ACC_INT: return REACH_INT;
@@ -233,7 +275,7 @@ int armci_acc_type(const char *call, int optype)
     case ARMCI_ACC_CPL: return REACH_COMPLEX;
     case ARMCI_ACC_DCP: return REACH_DCOMPLEX;
     default:
-        armci_error(REACH_ERR_TYPE, call, "%d is not an ARMCI_ACC_* operation", optype);
+        armci_error(REACH_ERR_TYPE, "%d is not an ARMCI_ACC_* operation", optype);
         return -1;
     }
 }
@@ -251,13 +293,13 @@ int armci_mark(armci_hdl_t *h, int st)
 }
 
 /* Blocking if nb is 0; otherwise non-blocking on h (implicit if h is NULL). */
-static int armci_acc(const char *call, int optype, void *scale, void *src, void *dst, int bytes,
-                     int proc, int nb, armci_hdl_t *h)
+static int armci_acc(int optype, void *scale, void *src, void *dst, int bytes, int proc, int nb,
+                     armci_hdl_t *h)
 {
-    int t = armci_acc_type(call, optype);
+    int t = armci_acc_type(optype);
     if (t < 0)
         return REACH_ERR_TYPE;
-    if (!armci_bytes(bytes, call))
+    if (!armci_bytes(bytes))
         return REACH_ERR_ARG;
     if (!nb)
         return reach_acc((reach_type_t)t, scale, src, dst, (size_t)bytes, proc);
@@ -268,12 +310,14 @@ static int armci_acc(const char *call, int optype, void *scale, void *src, void 
 
 int PARMCI_Acc(int optype, void *scale, void *src, void *dst, int bytes, int proc)
 {
-    return armci_acc("ARMCI_Acc", optype, scale, src, dst, bytes, proc, 0, NULL);
+    ARMCI_ENTRY();
+    return armci_acc(optype, scale, src, dst, bytes, proc, 0, NULL);
 }
 ARMCI_ALIAS(ARMCI_Acc)
 
 int PARMCI_Put_flag(void *src, void *dst, int bytes, int *f, int v, int proc)
 {
+    ARMCI_ENTRY();
     int st = PARMCI_Put(src, dst, bytes, proc);
     if (st == REACH_SUCCESS)
         st = reach_fence(proc);
@@ -285,8 +329,9 @@ ARMCI_ALIAS(ARMCI_Put_flag)
 
 int PARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
 {
+    ARMCI_ENTRY();
     reach_request_t implicit;
-    if (!armci_bytes(bytes, "ARMCI_NbPut"))
+    if (!armci_bytes(bytes))
         return REACH_ERR_ARG;
     return armci_mark(h, reach_put_nb(src, dst, (size_t)bytes, proc, armci_req(h, &implicit)));
 }
@@ -294,8 +339,9 @@ ARMCI_ALIAS(ARMCI_NbPut)
 
 int PARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
 {
+    ARMCI_ENTRY();
     reach_request_t implicit;
-    if (!armci_bytes(bytes, "ARMCI_NbGet"))
+    if (!armci_bytes(bytes))
         return REACH_ERR_ARG;
     return armci_mark(h, reach_get_nb(src, dst, (size_t)bytes, proc, armci_req(h, &implicit)));
 }
@@ -304,25 +350,29 @@ ARMCI_ALIAS(ARMCI_NbGet)
 int PARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int proc,
                  armci_hdl_t *h)
 {
-    return armci_acc("ARMCI_NbAcc", optype, scale, src, dst, bytes, proc, 1, h);
+    ARMCI_ENTRY();
+    return armci_acc(optype, scale, src, dst, bytes, proc, 1, h);
 }
 ARMCI_ALIAS(ARMCI_NbAcc)
 
 #define ARMCI_VALUE(T, Name)                                                        \
     int PARMCI_PutValue##Name(T src, void *dst, int proc)                            \
     {                                                                                \
+        ARMCI_ENTRY();                                                               \
         return reach_put(&src, dst, sizeof src, proc);                               \
     }                                                                                \
     ARMCI_ALIAS(ARMCI_PutValue##Name)                                                \
     int PARMCI_NbPutValue##Name(T src, void *dst, int proc, armci_hdl_t *nb_handle)  \
     {                                                                                \
+        ARMCI_ENTRY();                                                               \
         return PARMCI_NbPut(&src, dst, sizeof src, proc, nb_handle);                 \
     }                                                                                \
     ARMCI_ALIAS(ARMCI_NbPutValue##Name)                                              \
     T PARMCI_GetValue##Name(void *src, int proc)                                     \
     {                                                                                \
+        ARMCI_ENTRY();                                                               \
         T v = 0;                                                                     \
-        armci_check(reach_get(src, &v, sizeof v, proc), "ARMCI_GetValue" #Name);     \
+        armci_check(reach_get(src, &v, sizeof v, proc));                             \
         return v;                                                                    \
     }                                                                                \
     ARMCI_ALIAS(ARMCI_GetValue##Name)
@@ -337,6 +387,7 @@ ARMCI_VALUE(double, Double)
  * wait for all; a plain handle waits for its own request. */
 int PARMCI_Wait(armci_hdl_t *h)
 {
+    ARMCI_ENTRY();
     if (h == NULL || h->data[0] == 0)
         return 0;
     int st = h->data[1] ? reach_wait_all() : reach_wait((reach_request_t *)(void *)h->dummy);
@@ -348,6 +399,7 @@ ARMCI_ALIAS(ARMCI_Wait)
 
 int PARMCI_Test(armci_hdl_t *h)
 {
+    ARMCI_ENTRY();
     if (h == NULL || h->data[0] == 0)
         return 0;
     if (h->data[1])
@@ -364,12 +416,14 @@ ARMCI_ALIAS(ARMCI_Test)
 
 int PARMCI_WaitAll(void)
 {
+    ARMCI_ENTRY();
     return reach_wait_all();
 }
 ARMCI_ALIAS(ARMCI_WaitAll)
 
 int PARMCI_WaitProc(int proc)
 {
+    ARMCI_ENTRY();
     return reach_wait_rank(proc);
 }
 ARMCI_ALIAS(ARMCI_WaitProc)
@@ -390,37 +444,43 @@ ARMCI_ALIAS(ARMCI_UNSET_AGGREGATE_HANDLE)
 
 void PARMCI_Fence(int proc)
 {
-    armci_check(reach_fence(proc), "ARMCI_Fence");
+    ARMCI_ENTRY();
+    armci_check(reach_fence(proc));
 }
 ARMCI_ALIAS(ARMCI_Fence)
 
 void PARMCI_AllFence(void)
 {
-    armci_check(reach_fence_all(), "ARMCI_AllFence");
+    ARMCI_ENTRY();
+    armci_check(reach_fence_all());
 }
 ARMCI_ALIAS(ARMCI_AllFence)
 
 void PARMCI_GroupFence(ARMCI_Group *group)
 {
-    reach_group_t *g = armci_group("ARMCI_GroupFence", group);
-    armci_check(g ? reach_fence_group(g) : REACH_ERR_HANDLE, "ARMCI_GroupFence");
+    ARMCI_ENTRY();
+    reach_group_t *g = armci_group(group);
+    armci_check(g ? reach_fence_group(g) : REACH_ERR_HANDLE);
 }
 ARMCI_ALIAS(ARMCI_GroupFence)
 
 void PARMCI_Barrier(void)
 {
-    armci_check(reach_barrier(), "ARMCI_Barrier");
+    ARMCI_ENTRY();
+    armci_check(reach_barrier());
 }
 ARMCI_ALIAS(ARMCI_Barrier)
 
 int parmci_notify(int proc)
 {
+    ARMCI_ENTRY();
     return reach_notify(proc);
 }
 extern __typeof__(parmci_notify) armci_notify __attribute__((weak, alias("parmci_notify")));
 
 int parmci_notify_wait(int proc, int *pval)
 {
+    ARMCI_ENTRY();
     return reach_notify_wait(proc, pval);
 }
 extern __typeof__(parmci_notify_wait) armci_notify_wait
@@ -430,12 +490,12 @@ extern __typeof__(parmci_notify_wait) armci_notify_wait
 
 int PARMCI_Rmw(int op, void *ploc, void *prem, int extra, int proc)
 {
-    const char *call = "ARMCI_Rmw";
+    ARMCI_ENTRY();
     if (op != ARMCI_FETCH_AND_ADD && op != ARMCI_FETCH_AND_ADD_LONG && op != ARMCI_SWAP &&
         op != ARMCI_SWAP_LONG)
-        return armci_error(REACH_ERR_TYPE, call, "%d is not an ARMCI read-modify-write operation", op);
+        return armci_error(REACH_ERR_TYPE, "%d is not an ARMCI read-modify-write operation", op);
     if (ploc == NULL)
-        return armci_error(REACH_ERR_ARG, call, "ploc is NULL");
+        return armci_error(REACH_ERR_ARG, "ploc is NULL");
     int64_t old = 0;
     int st;
     switch (op) {
@@ -458,8 +518,9 @@ ARMCI_ALIAS(ARMCI_Rmw)
 
 int PARMCI_Create_mutexes(int num)
 {
+    ARMCI_ENTRY();
     if (armci_mutexes != NULL)
-        return armci_error(REACH_ERR_MUTEX, "ARMCI_Create_mutexes",
+        return armci_error(REACH_ERR_MUTEX,
                            "mutexes already exist; call ARMCI_Destroy_mutexes first");
     return reach_mutexes_create(num, &armci_mutexes);
 }
@@ -467,6 +528,7 @@ ARMCI_ALIAS(ARMCI_Create_mutexes)
 
 int PARMCI_Destroy_mutexes(void)
 {
+    ARMCI_ENTRY();
     int st = reach_mutexes_destroy(armci_mutexes);
     if (st == REACH_SUCCESS)
         armci_mutexes = NULL;
@@ -476,12 +538,14 @@ ARMCI_ALIAS(ARMCI_Destroy_mutexes)
 
 void PARMCI_Lock(int mutex, int proc)
 {
-    armci_check(reach_mutex_lock(armci_mutexes, mutex, proc), "ARMCI_Lock");
+    ARMCI_ENTRY();
+    armci_check(reach_mutex_lock(armci_mutexes, mutex, proc));
 }
 ARMCI_ALIAS(ARMCI_Lock)
 
 void PARMCI_Unlock(int mutex, int proc)
 {
-    armci_check(reach_mutex_unlock(armci_mutexes, mutex, proc), "ARMCI_Unlock");
+    ARMCI_ENTRY();
+    armci_check(reach_mutex_unlock(armci_mutexes, mutex, proc));
 }
 ARMCI_ALIAS(ARMCI_Unlock)

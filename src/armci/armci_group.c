@@ -17,16 +17,16 @@ void armci_groups_reset(void)
     default_handle = 0;
 }
 
-reach_group_t *armci_group(const char *call, const ARMCI_Group *group)
+reach_group_t *armci_group(const ARMCI_Group *group)
 {
     if (!reach_initialized()) {
-        armci_error(REACH_ERR_NOT_INIT, call, "ARMCI is not initialized");
+        armci_error(REACH_ERR_NOT_INIT, "ARMCI is not initialized");
         return NULL;
     }
     if (group != NULL && *group == 0)
         return reach_group_world();
     if (group == NULL || *group < 0 || *group >= table_len || table[*group] == NULL) {
-        armci_error(REACH_ERR_HANDLE, call, "group %d is not a group of this process",
+        armci_error(REACH_ERR_HANDLE, "group %d is not a group of this process",
                     group ? *group : -1);
         return NULL;
     }
@@ -35,7 +35,7 @@ reach_group_t *armci_group(const char *call, const ARMCI_Group *group)
 
 reach_group_t *armci_default_group(void)
 {
-    return armci_group("ARMCI default group", &default_handle);
+    return armci_group(&default_handle);
 }
 
 /* A handle for g (ARMCI_GROUP_NULL for NULL: not a member). */
@@ -62,25 +62,27 @@ static ARMCI_Group armci_group_handle(reach_group_t *g)
 
 void PARMCI_Group_create_child(int n, int *pid_list, ARMCI_Group *group_out, ARMCI_Group *parent)
 {
-    reach_group_t *p = armci_group("ARMCI_Group_create_child", parent), *g = NULL;
-    armci_check(p ? reach_group_create(p, n, pid_list, &g) : REACH_ERR_HANDLE,
-                "ARMCI_Group_create_child");
+    ARMCI_ENTRY();
+    reach_group_t *p = armci_group(parent), *g = NULL;
+    armci_check(p ? reach_group_create(p, n, pid_list, &g) : REACH_ERR_HANDLE);
     *group_out = armci_group_handle(g);
 }
 ARMCI_ALIAS(ARMCI_Group_create_child)
 
 void PARMCI_Group_create(int n, int *pid_list, ARMCI_Group *group_out)
 {
+    ARMCI_ENTRY();
     PARMCI_Group_create_child(n, pid_list, group_out, &default_handle);
 }
 ARMCI_ALIAS(ARMCI_Group_create)
 
 void PARMCI_Group_free(ARMCI_Group *group)
 {
+    ARMCI_ENTRY();
     if (group == NULL || *group == ARMCI_GROUP_NULL)
         return;
-    reach_group_t *g = armci_group("ARMCI_Group_free", group);
-    armci_check(g ? reach_group_free(g) : REACH_ERR_HANDLE, "ARMCI_Group_free");
+    reach_group_t *g = armci_group(group);
+    armci_check(g ? reach_group_free(g) : REACH_ERR_HANDLE);
     table[*group] = NULL;
     if (default_handle == *group)
         default_handle = 0;
@@ -90,7 +92,8 @@ ARMCI_ALIAS(ARMCI_Group_free)
 
 int PARMCI_Group_rank(ARMCI_Group *group, int *rank)
 {
-    reach_group_t *g = armci_group("ARMCI_Group_rank", group);
+    ARMCI_ENTRY();
+    reach_group_t *g = armci_group(group);
     if (g == NULL)
         return REACH_ERR_HANDLE;
     *rank = reach_group_rank(g);
@@ -100,16 +103,17 @@ ARMCI_ALIAS(ARMCI_Group_rank)
 
 void PARMCI_Group_size(ARMCI_Group *group, int *size)
 {
-    reach_group_t *g = armci_group("ARMCI_Group_size", group);
-    armci_check(g ? REACH_SUCCESS : REACH_ERR_HANDLE, "ARMCI_Group_size");
+    ARMCI_ENTRY();
+    reach_group_t *g = armci_group(group);
+    armci_check(g ? REACH_SUCCESS : REACH_ERR_HANDLE);
     *size = reach_group_size(g);
 }
 ARMCI_ALIAS(ARMCI_Group_size)
 
 void PARMCI_Group_set_default(ARMCI_Group *group)
 {
-    armci_check(armci_group("ARMCI_Group_set_default", group) ? REACH_SUCCESS : REACH_ERR_HANDLE,
-                "ARMCI_Group_set_default");
+    ARMCI_ENTRY();
+    armci_check(armci_group(group) ? REACH_SUCCESS : REACH_ERR_HANDLE);
     default_handle = *group;
 }
 ARMCI_ALIAS(ARMCI_Group_set_default)
@@ -128,23 +132,25 @@ ARMCI_ALIAS(ARMCI_Group_get_world)
 
 int PARMCI_Absolute_id(ARMCI_Group *group, int group_rank)
 {
-    reach_group_t *g = armci_group("ARMCI_Absolute_id", group);
+    ARMCI_ENTRY();
+    reach_group_t *g = armci_group(group);
     return g ? reach_group_world_rank(g, group_rank) : -1;
 }
 ARMCI_ALIAS(ARMCI_Absolute_id)
 
 MPI_Comm armci_group_comm(ARMCI_Group *group)
 {
-    reach_group_t *g = armci_group("armci_group_comm", group);
+    ARMCI_ENTRY();
+    reach_group_t *g = armci_group(group);
     return g ? reach_group_comm(g) : MPI_COMM_NULL;
 }
 
 /* ---- locality domains ------------------------------------------------------ */
 
-static int armci_domain_ok(armci_domain_t domain, const char *call)
+static int armci_domain_ok(armci_domain_t domain)
 {
     if (domain != ARMCI_DOMAIN_SMP) {
-        armci_error(REACH_ERR_ARG, call, "domain %d is not ARMCI_DOMAIN_SMP", domain);
+        armci_error(REACH_ERR_ARG, "domain %d is not ARMCI_DOMAIN_SMP", domain);
         return 0;
     }
     return 1;
@@ -152,39 +158,46 @@ static int armci_domain_ok(armci_domain_t domain, const char *call)
 
 int armci_domain_nprocs(armci_domain_t domain, int id)
 {
-    return armci_domain_ok(domain, "armci_domain_nprocs") ? reach_node_size(id) : -1;
+    ARMCI_ENTRY();
+    return armci_domain_ok(domain) ? reach_node_size(id) : -1;
 }
 
 int armci_domain_id(armci_domain_t domain, int glob_proc_id)
 {
-    return armci_domain_ok(domain, "armci_domain_id") ? reach_node_of(glob_proc_id) : -1;
+    ARMCI_ENTRY();
+    return armci_domain_ok(domain) ? reach_node_of(glob_proc_id) : -1;
 }
 
 int armci_domain_glob_proc_id(armci_domain_t domain, int id, int loc_proc_id)
 {
-    return armci_domain_ok(domain, "armci_domain_glob_proc_id") ? reach_node_rank(id, loc_proc_id) : -1;
+    ARMCI_ENTRY();
+    return armci_domain_ok(domain) ? reach_node_rank(id, loc_proc_id) : -1;
 }
 
 int armci_domain_my_id(armci_domain_t domain)
 {
-    return armci_domain_ok(domain, "armci_domain_my_id") ? reach_node_of(reach_rank()) : -1;
+    ARMCI_ENTRY();
+    return armci_domain_ok(domain) ? reach_node_of(reach_rank()) : -1;
 }
 
 int armci_domain_count(armci_domain_t domain)
 {
-    return armci_domain_ok(domain, "armci_domain_count") ? reach_node_count() : -1;
+    ARMCI_ENTRY();
+    return armci_domain_ok(domain) ? reach_node_count() : -1;
 }
 
 int armci_domain_same_id(armci_domain_t domain, int proc)
 {
-    return armci_domain_ok(domain, "armci_domain_same_id") ? reach_same_node(proc) : 0;
+    ARMCI_ENTRY();
+    return armci_domain_ok(domain) ? reach_same_node(proc) : 0;
 }
 
 /* ---- ARMCIX ------------------------------------------------------------------ */
 
 int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new_group)
 {
-    reach_group_t *p = armci_group("ARMCIX_Group_split", parent), *g = NULL;
+    ARMCI_ENTRY();
+    reach_group_t *p = armci_group(parent), *g = NULL;
     int st = p ? reach_group_split(p, color, key, &g) : REACH_ERR_HANDLE;
     if (st == REACH_SUCCESS)
         *new_group = armci_group_handle(g);
@@ -193,7 +206,8 @@ int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new
 
 int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group)
 {
-    reach_group_t *p = armci_group("ARMCIX_Group_dup", parent), *g = NULL;
+    ARMCI_ENTRY();
+    reach_group_t *p = armci_group(parent), *g = NULL;
     int st = p ? reach_group_dup(p, &g) : REACH_ERR_HANDLE;
     if (st == REACH_SUCCESS)
         *new_group = armci_group_handle(g);
@@ -207,7 +221,8 @@ struct armcix_mutex_hdl_s {
 
 armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup)
 {
-    reach_group_t *g = armci_group("ARMCIX_Create_mutexes_hdl", pgroup);
+    ARMCI_ENTRY();
+    reach_group_t *g = armci_group(pgroup);
     armcix_mutex_hdl_t h = malloc(sizeof *h);
     if (g == NULL || h == NULL || reach_mutexes_create_group(g, count, &h->set) != REACH_SUCCESS) {
         free(h);
@@ -219,8 +234,9 @@ armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup)
 
 int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl)
 {
+    ARMCI_ENTRY();
     if (hdl == NULL)
-        return armci_error(REACH_ERR_HANDLE, "ARMCIX_Destroy_mutexes_hdl", "the handle is NULL");
+        return armci_error(REACH_ERR_HANDLE, "the handle is NULL");
     int st = reach_mutexes_destroy(hdl->set);
     if (st == REACH_SUCCESS)
         free(hdl);
@@ -228,10 +244,10 @@ int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl)
 }
 
 /* The job-wide rank of member proc of the handle's group, or -1. */
-static int armcix_rank(armcix_mutex_hdl_t hdl, int proc, const char *call)
+static int armcix_rank(armcix_mutex_hdl_t hdl, int proc)
 {
     if (hdl == NULL) {
-        armci_error(REACH_ERR_HANDLE, call, "the handle is NULL");
+        armci_error(REACH_ERR_HANDLE, "the handle is NULL");
         return -1;
     }
     return reach_group_world_rank(hdl->group, proc);
@@ -239,22 +255,24 @@ static int armcix_rank(armcix_mutex_hdl_t hdl, int proc, const char *call)
 
 void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
 {
-    int r = armcix_rank(hdl, proc, "ARMCIX_Lock_hdl");
-    armci_check(r < 0 ? REACH_ERR_RANK : reach_mutex_lock(hdl->set, mutex, r), "ARMCIX_Lock_hdl");
+    ARMCI_ENTRY();
+    int r = armcix_rank(hdl, proc);
+    armci_check(r < 0 ? REACH_ERR_RANK : reach_mutex_lock(hdl->set, mutex, r));
 }
 
 int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
 {
-    int r = armcix_rank(hdl, proc, "ARMCIX_Trylock_hdl"), got = 0;
-    armci_check(r < 0 ? REACH_ERR_RANK : reach_mutex_trylock(hdl->set, mutex, r, &got),
-                "ARMCIX_Trylock_hdl");
+    ARMCI_ENTRY();
+    int r = armcix_rank(hdl, proc), got = 0;
+    armci_check(r < 0 ? REACH_ERR_RANK : reach_mutex_trylock(hdl->set, mutex, r, &got));
     return got ? 0 : 1;
 }
 
 void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
 {
-    int r = armcix_rank(hdl, proc, "ARMCIX_Unlock_hdl");
-    armci_check(r < 0 ? REACH_ERR_RANK : reach_mutex_unlock(hdl->set, mutex, r), "ARMCIX_Unlock_hdl");
+    ARMCI_ENTRY();
+    int r = armcix_rank(hdl, proc);
+    armci_check(r < 0 ? REACH_ERR_RANK : reach_mutex_unlock(hdl->set, mutex, r));
 }
 
 void ARMCIX_Progress(void)

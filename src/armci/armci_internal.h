@@ -16,23 +16,36 @@
 #define ARMCI_ALIAS(name) \
     extern __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
 
+/* The first statement of every entry point that can fail: until the
+ * function returns, every message about a failure, reach's included, names
+ * it ("ARMCI_Put: rank 2 is out of range"). The name is the function's own
+ * without the profiling prefix (PARMCI_Put is the application's ARMCI_Put,
+ * parmci_notify its armci_notify); when an entry point calls another, the
+ * outer one names the call. */
+#define ARMCI_ENTRY()                                                                \
+    const char *armci_entry_ __attribute__((cleanup(armci_leave), unused)) =        \
+        armci_enter(__func__)
+const char *armci_enter(const char *func) __attribute__((visibility("hidden")));
+void armci_leave(const char **entered) __attribute__((visibility("hidden")));
+/* The name of the entry point the calling thread is in. */
+const char *armci_call(void) __attribute__((visibility("hidden")));
+
 /* Ends the job when a call without a status fails. */
-void armci_check(int status, const char *call) __attribute__((visibility("hidden")));
+void armci_check(int status) __attribute__((visibility("hidden")));
 /* One line naming the call and the problem (unless REACH_QUIET); returns
  * status. For checks the ARMCI layer makes itself (ARMCI codes, int sizes). */
-int armci_error(int status, const char *call, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4), visibility("hidden")));
+int armci_error(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), visibility("hidden")));
 
 /* The reach group behind an ARMCI group handle; NULL (after a message) if
  * the handle is not a live group of this process. */
-reach_group_t *armci_group(const char *call, const ARMCI_Group *group)
-    __attribute__((visibility("hidden")));
+reach_group_t *armci_group(const ARMCI_Group *group) __attribute__((visibility("hidden")));
 /* The default group (world unless ARMCI_Group_set_default changed it). */
 reach_group_t *armci_default_group(void) __attribute__((visibility("hidden")));
 void armci_groups_reset(void) __attribute__((visibility("hidden")));
 
 /* The reach type of an ARMCI_ACC_* code; -1 (after a message) if none. */
-int armci_acc_type(const char *call, int optype) __attribute__((visibility("hidden")));
+int armci_acc_type(int optype) __attribute__((visibility("hidden")));
 
 /* Non-blocking handles: data[0] is 1 while an operation is issued on the
  * handle, data[1] is 1 for an aggregate handle; reach's request sits in

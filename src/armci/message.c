@@ -10,10 +10,10 @@
 
 static MPI_Comm msg_world_comm = MPI_COMM_NULL;
 
-_Noreturn static void msg_die(const char *call, const char *what)
+_Noreturn static void msg_die(const char *what)
 {
     char msg[256];
-    snprintf(msg, sizeof msg, "%s: %s", call, what);
+    snprintf(msg, sizeof msg, "%s: %s", armci_call(), what);
     reach_abort(1, msg);
 }
 
@@ -26,48 +26,48 @@ static MPI_Comm msg_world(void)
         int inited = 0;
         MPI_Initialized(&inited);
         if (!inited)
-            msg_die("armci_msg", "MPI is not initialized (call armci_msg_init or ARMCI_Init)");
+            msg_die("MPI is not initialized (call armci_msg_init or ARMCI_Init)");
         MPI_Comm_dup(MPI_COMM_WORLD, &msg_world_comm);
     }
     return msg_world_comm;
 }
 
 /* The group of a call: the given one, else the default group. */
-static reach_group_t *msg_group(const char *call, ARMCI_Group *group)
+static reach_group_t *msg_group(ARMCI_Group *group)
 {
-    reach_group_t *g = group ? armci_group(call, group) : armci_default_group();
+    reach_group_t *g = group ? armci_group(group) : armci_default_group();
     if (g == NULL)
-        msg_die(call, "no such group");
+        msg_die("no such group");
     return g;
 }
 
 /* The communicator of a scope; MPI_COMM_NULL if this process is outside it
  * (a non-master for SCOPE_MASTERS). Without reach started, only SCOPE_ALL
  * of the world exists. */
-static MPI_Comm msg_comm(const char *call, int scope, ARMCI_Group *group)
+static MPI_Comm msg_comm(int scope, ARMCI_Group *group)
 {
     if (!reach_initialized()) {
         if (scope != SCOPE_ALL || group != NULL)
-            msg_die(call, "scopes and groups need ARMCI_Init first");
+            msg_die("scopes and groups need ARMCI_Init first");
         return msg_world();
     }
-    reach_group_t *g = msg_group(call, group);
+    reach_group_t *g = msg_group(group);
     switch (scope) {
     case SCOPE_ALL: return reach_group_comm(g);
     case SCOPE_NODE: return reach_group_node_comm(g);
     case SCOPE_MASTERS: return reach_group_masters_comm(g);
-    default: msg_die(call, "unknown scope (SCOPE_ALL, SCOPE_NODE or SCOPE_MASTERS)");
+    default: msg_die("unknown scope (SCOPE_ALL, SCOPE_NODE or SCOPE_MASTERS)");
     }
 }
 
 /* The rank in comm of rank root of the call's group (SCOPE_ALL's comm). */
-static int msg_root(const char *call, int root, MPI_Comm comm, ARMCI_Group *group)
+static int msg_root(int root, MPI_Comm comm, ARMCI_Group *group)
 {
-    MPI_Comm all = reach_initialized() ? msg_comm(call, SCOPE_ALL, group) : msg_world();
+    MPI_Comm all = reach_initialized() ? msg_comm(SCOPE_ALL, group) : msg_world();
     int size;
     MPI_Comm_size(all, &size);
     if (root < 0 || root >= size)
-        msg_die(call, "root is out of range");
+        msg_die("root is out of range");
     if (comm == all)
         return root;
     MPI_Group ga, gc;
@@ -78,7 +78,7 @@ static int msg_root(const char *call, int root, MPI_Comm comm, ARMCI_Group *grou
     MPI_Group_free(&ga);
     MPI_Group_free(&gc);
     if (r == MPI_UNDEFINED)
-        msg_die(call, "root is not in this process's scope");
+        msg_die("root is not in this process's scope");
     return r;
 }
 
@@ -104,6 +104,7 @@ void armci_msg_finalize(void)
 
 int armci_msg_me(void)
 {
+    ARMCI_ENTRY();
     int r;
     MPI_Comm_rank(msg_world(), &r);
     return r;
@@ -111,6 +112,7 @@ int armci_msg_me(void)
 
 int armci_msg_nproc(void)
 {
+    ARMCI_ENTRY();
     int n;
     MPI_Comm_size(msg_world(), &n);
     return n;
@@ -128,14 +130,16 @@ double armci_timer(void)
 
 void parmci_msg_barrier(void)
 {
-    MPI_Barrier(msg_comm("armci_msg_barrier", SCOPE_ALL, NULL));
+    ARMCI_ENTRY();
+    MPI_Barrier(msg_comm(SCOPE_ALL, NULL));
 }
 extern __typeof__(parmci_msg_barrier) armci_msg_barrier
     __attribute__((weak, alias("parmci_msg_barrier")));
 
 void parmci_msg_group_barrier(ARMCI_Group *group)
 {
-    MPI_Barrier(msg_comm("armci_msg_group_barrier", SCOPE_ALL, group));
+    ARMCI_ENTRY();
+    MPI_Barrier(msg_comm(SCOPE_ALL, group));
 }
 extern __typeof__(parmci_msg_group_barrier) armci_msg_group_barrier
     __attribute__((weak, alias("parmci_msg_group_barrier")));
@@ -144,11 +148,13 @@ extern __typeof__(parmci_msg_group_barrier) armci_msg_group_barrier
 
 void armci_msg_snd(int tag, void *buffer, int len, int to)
 {
+    ARMCI_ENTRY();
     MPI_Send(buffer, len, MPI_BYTE, to, tag, msg_world());
 }
 
 void armci_msg_rcv(int tag, void *buffer, int buflen, int *msglen, int from)
 {
+    ARMCI_ENTRY();
     MPI_Status s;
     MPI_Recv(buffer, buflen, MPI_BYTE, from, tag, msg_world(), &s);
     if (msglen)
@@ -157,6 +163,7 @@ void armci_msg_rcv(int tag, void *buffer, int buflen, int *msglen, int from)
 
 int armci_msg_rcvany(int tag, void *buffer, int buflen, int *msglen)
 {
+    ARMCI_ENTRY();
     MPI_Status s;
     MPI_Recv(buffer, buflen, MPI_BYTE, MPI_ANY_SOURCE, tag, msg_world(), &s);
     if (msglen)
@@ -166,51 +173,57 @@ int armci_msg_rcvany(int tag, void *buffer, int buflen, int *msglen)
 
 /* ---- broadcast ------------------------------------------------------------- */
 
-static void msg_bcast(const char *call, int scope, void *buf, int len, int root, ARMCI_Group *group)
+static void msg_bcast(int scope, void *buf, int len, int root, ARMCI_Group *group)
 {
     if (buf == NULL && len > 0)
-        msg_die(call, "the buffer is NULL");
-    MPI_Comm comm = msg_comm(call, scope, group);
+        msg_die("the buffer is NULL");
+    MPI_Comm comm = msg_comm(scope, group);
     if (comm != MPI_COMM_NULL)
-        MPI_Bcast(buf, len, MPI_BYTE, msg_root(call, root, comm, group), comm);
+        MPI_Bcast(buf, len, MPI_BYTE, msg_root(root, comm, group), comm);
 }
 
 void armci_msg_bcast(void *buffer, int len, int root)
 {
-    msg_bcast("armci_msg_bcast", SCOPE_ALL, buffer, len, root, NULL);
+    ARMCI_ENTRY();
+    msg_bcast(SCOPE_ALL, buffer, len, root, NULL);
 }
 
 void armci_msg_brdcst(void *buffer, int len, int root)
 {
-    msg_bcast("armci_msg_brdcst", SCOPE_ALL, buffer, len, root, NULL);
+    ARMCI_ENTRY();
+    msg_bcast(SCOPE_ALL, buffer, len, root, NULL);
 }
 
 void armci_msg_bcast_scope(int scope, void *buffer, int len, int root)
 {
-    msg_bcast("armci_msg_bcast_scope", scope, buffer, len, root, NULL);
+    ARMCI_ENTRY();
+    msg_bcast(scope, buffer, len, root, NULL);
 }
 
 void armci_msg_group_bcast_scope(int scope, void *buf, int len, int root, ARMCI_Group *group)
 {
-    msg_bcast("armci_msg_group_bcast_scope", scope, buf, len, root, group);
+    ARMCI_ENTRY();
+    msg_bcast(scope, buf, len, root, group);
 }
 
 void armci_msg_clus_brdcst(void *buf, int len)
 {
-    MPI_Comm comm = msg_comm("armci_msg_clus_brdcst", SCOPE_NODE, NULL);
+    ARMCI_ENTRY();
+    MPI_Comm comm = msg_comm(SCOPE_NODE, NULL);
     MPI_Bcast(buf, len, MPI_BYTE, 0, comm);
 }
 
 void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_nproc,
                            ARMCI_Group *mastergroup)
 {
+    ARMCI_ENTRY();
     (void)grp_clus_nproc;
-    msg_bcast("armci_grp_clus_brdcst", SCOPE_NODE, buf, len, grp_master, mastergroup);
+    msg_bcast(SCOPE_NODE, buf, len, grp_master, mastergroup);
 }
 
 /* ---- reductions -------------------------------------------------------------- */
 
-static MPI_Datatype msg_type(const char *call, int type)
+static MPI_Datatype msg_type(int type)
 {
     switch (type) {
     case ARMCI_INT: return MPI_INT;
@@ -218,7 +231,7 @@ static MPI_Datatype msg_type(const char *call, int type)
     case ARMCI_LONG_LONG: return MPI_LONG_LONG;
     case ARMCI_FLOAT: return MPI_FLOAT;
     case ARMCI_DOUBLE: return MPI_DOUBLE;
-    default: msg_die(call, "not an ARMCI type (ARMCI_INT, _LONG, _LONG_LONG, _FLOAT, _DOUBLE)");
+    default: msg_die("not an ARMCI type (ARMCI_INT, _LONG, _LONG_LONG, _FLOAT, _DOUBLE)");
     }
 }
 
@@ -236,10 +249,10 @@ static void msg_abs(void *x, int n, int type)
     }
 }
 
-static MPI_Op msg_op(const char *call, const char *op, int type)
+static MPI_Op msg_op(const char *op, int type)
 {
     if (op == NULL)
-        msg_die(call, "the operation is NULL");
+        msg_die("the operation is NULL");
     if (strcmp(op, "+") == 0 || strcmp(op, "sum") == 0)
         return MPI_SUM;
     if (strcmp(op, "*") == 0 || strcmp(op, "mult") == 0)
@@ -250,16 +263,16 @@ static MPI_Op msg_op(const char *call, const char *op, int type)
         return MPI_MIN;
     if (strcmp(op, "or") == 0 && type != ARMCI_FLOAT && type != ARMCI_DOUBLE)
         return MPI_BOR;
-    msg_die(call, "unknown operation (+, *, max, min, absmax, absmin; or for integers)");
+    msg_die("unknown operation (+, *, max, min, absmax, absmin; or for integers)");
 }
 
 /* gop (root < 0: result everywhere) or reduce to the scope's first member. */
-static void msg_reduce(const char *call, int scope, void *x, int n, const char *op, int type,
-                       int to_first, ARMCI_Group *group)
+static void msg_reduce(int scope, void *x, int n, const char *op, int type, int to_first,
+                       ARMCI_Group *group)
 {
-    MPI_Datatype dt = msg_type(call, type);
-    MPI_Op mop = msg_op(call, op, type);
-    MPI_Comm comm = msg_comm(call, scope, group);
+    MPI_Datatype dt = msg_type(type);
+    MPI_Op mop = msg_op(op, type);
+    MPI_Comm comm = msg_comm(scope, group);
     if (comm == MPI_COMM_NULL || n <= 0)
         return;
     if (strncmp(op, "abs", 3) == 0)
@@ -276,36 +289,43 @@ static void msg_reduce(const char *call, int scope, void *x, int n, const char *
 
 void armci_msg_reduce(void *x, int n, char *op, int type)
 {
-    msg_reduce("armci_msg_reduce", SCOPE_ALL, x, n, op, type, 1, NULL);
+    ARMCI_ENTRY();
+    msg_reduce(SCOPE_ALL, x, n, op, type, 1, NULL);
 }
 
 void armci_msg_reduce_scope(int scope, void *x, int n, char *op, int type)
 {
-    msg_reduce("armci_msg_reduce_scope", scope, x, n, op, type, 1, NULL);
+    ARMCI_ENTRY();
+    msg_reduce(scope, x, n, op, type, 1, NULL);
 }
 
 void armci_msg_gop_scope(int scope, void *x, int n, char *op, int type)
 {
-    msg_reduce("armci_msg_gop_scope", scope, x, n, op, type, 0, NULL);
+    ARMCI_ENTRY();
+    msg_reduce(scope, x, n, op, type, 0, NULL);
 }
 
 void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type, ARMCI_Group *group)
 {
-    msg_reduce("armci_msg_group_gop_scope", scope, x, n, op, type, 0, group);
+    ARMCI_ENTRY();
+    msg_reduce(scope, x, n, op, type, 0, group);
 }
 
 #define MSG_GOPS(letter, T, TYPE)                                                   \
     void armci_msg_##letter##gop(T *x, int n, char *op)                             \
     {                                                                               \
-        msg_reduce("armci_msg_" #letter "gop", SCOPE_ALL, x, n, op, TYPE, 0, NULL); \
+        ARMCI_ENTRY();                                                              \
+        msg_reduce(SCOPE_ALL, x, n, op, TYPE, 0, NULL);                             \
     }                                                                               \
     void armci_msg_clus_##letter##gop(T *x, int n, char *op)                        \
     {                                                                               \
-        msg_reduce("armci_msg_clus_" #letter "gop", SCOPE_NODE, x, n, op, TYPE, 0, NULL); \
+        ARMCI_ENTRY();                                                              \
+        msg_reduce(SCOPE_NODE, x, n, op, TYPE, 0, NULL);                            \
     }                                                                               \
     void armci_msg_group_##letter##gop(T *x, int n, char *op, ARMCI_Group *group)   \
     {                                                                               \
-        msg_reduce("armci_msg_group_" #letter "gop", SCOPE_ALL, x, n, op, TYPE, 0, group); \
+        ARMCI_ENTRY();                                                              \
+        msg_reduce(SCOPE_ALL, x, n, op, TYPE, 0, group);                            \
     }
 MSG_GOPS(i, int, ARMCI_INT)
 MSG_GOPS(l, long, ARMCI_LONG)
@@ -325,14 +345,14 @@ typedef struct {
 
 void armci_msg_sel_scope(int scope, void *x, int n, char *op, int type, int contribute)
 {
-    const char *call = "armci_msg_sel_scope";
-    MPI_Comm comm = msg_comm(call, scope, NULL);
+    ARMCI_ENTRY();
+    MPI_Comm comm = msg_comm(scope, NULL);
     if (comm == MPI_COMM_NULL)
         return;
-    msg_type(call, type);
+    msg_type(type);
     int want_max = op && strcmp(op, "max") == 0;
     if (!want_max && !(op && strcmp(op, "min") == 0))
-        msg_die(call, "the operation must be \"max\" or \"min\"");
+        msg_die("the operation must be \"max\" or \"min\"");
     msg_sel_t mine = {contribute != 0, 0, 0, 0};
     MPI_Comm_rank(comm, &mine.rank);
     if (mine.contribute) {
@@ -348,7 +368,7 @@ void armci_msg_sel_scope(int scope, void *x, int n, char *op, int type, int cont
     MPI_Comm_size(comm, &size);
     msg_sel_t *all = malloc(sizeof *all * (size_t)size);
     if (!all)
-        msg_die(call, "out of memory");
+        msg_die("out of memory");
     MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, comm);
     int win = -1, floating = type == ARMCI_FLOAT || type == ARMCI_DOUBLE;
     for (int r = 0; r < size; r++) {
@@ -372,13 +392,13 @@ void armci_msg_sel_scope(int scope, void *x, int n, char *op, int type, int cont
 
 void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)
 {
-    const char *call = "armci_msg_bintree";
-    MPI_Comm comm = msg_comm(call, scope, NULL);
+    ARMCI_ENTRY();
+    MPI_Comm comm = msg_comm(scope, NULL);
     *Up = *Left = *Right = -1;
     if (comm == MPI_COMM_NULL) {
         /* Not a master: no place in the masters' tree, whose root is the
          * group's first member (always the first of its node). */
-        *Root = reach_group_world_rank(msg_group(call, NULL), 0);
+        *Root = reach_group_world_rank(msg_group(NULL), 0);
         return;
     }
     int me, n;
@@ -386,7 +406,7 @@ void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)
     MPI_Comm_size(comm, &n);
     int *world = malloc(sizeof(int) * (size_t)n), self = reach_initialized() ? reach_rank() : me;
     if (!world)
-        msg_die(call, "out of memory");
+        msg_die("out of memory");
     MPI_Allgather(&self, 1, MPI_INT, world, 1, MPI_INT, comm);
     *Root = world[0];
     if (me > 0)
@@ -398,22 +418,24 @@ void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)
     free(world);
 }
 
-static void msg_exchange(const char *call, void *ptr_arr[], int n, ARMCI_Group *group)
+static void msg_exchange(void *ptr_arr[], int n, ARMCI_Group *group)
 {
-    MPI_Comm comm = msg_comm(call, SCOPE_ALL, group);
+    MPI_Comm comm = msg_comm(SCOPE_ALL, group);
     int size;
     MPI_Comm_size(comm, &size);
     if (n != size || ptr_arr == NULL)
-        msg_die(call, "the array must have one entry per member of the group");
+        msg_die("the array must have one entry per member of the group");
     MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_arr, sizeof(void *), MPI_BYTE, comm);
 }
 
 void armci_exchange_address(void *ptr_ar[], int n)
 {
-    msg_exchange("armci_exchange_address", ptr_ar, n, NULL);
+    ARMCI_ENTRY();
+    msg_exchange(ptr_ar, n, NULL);
 }
 
 void armci_exchange_address_grp(void *ptr_arr[], int n, ARMCI_Group *group)
 {
-    msg_exchange("armci_exchange_address_grp", ptr_arr, n, group);
+    ARMCI_ENTRY();
+    msg_exchange(ptr_arr, n, group);
 }

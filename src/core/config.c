@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <ucp/api/ucp.h>
 #include <unistd.h>
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 int config_parse_bool(const char *s, int *out)
 {
@@ -79,10 +82,23 @@ static int config_parse_name(const char *s, const char *const *names, int n, int
     return -1;
 }
 
+/* "a, b or c": the names a choice accepts, for the message about a value
+ * that is none of them. */
+static const char *config_choices(char *buf, size_t len, const char *const *names, int n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+    return buf;
+}
+
+static const char *const protocol_names[] = {"auto", "direct", "pack"};
+
 int config_parse_protocol(const char *s, int *out)
 {
-    static const char *const names[] = {"auto", "direct", "pack"};
-    return config_parse_name(s, names, 3, out);
+    return config_parse_name(s, protocol_names, COUNT(protocol_names), out);
 }
 
 static const char *const barrier_names[BARRIER_KINDS] = {"fence+dissemination", "combined", "tree",
@@ -99,11 +115,11 @@ const char *config_barrier_name(int kind)
 }
 
 static const char *const lock_names[LOCK_KINDS] = {"mcs", "ticket", "hybrid"};
+static const char *const winsync_names[] = {"direct", "deferred"};
 
 int config_parse_winsync(const char *s, int *out)
 {
-    static const char *const names[] = {"direct", "deferred"};
-    return config_parse_name(s, names, 2, out);
+    return config_parse_name(s, winsync_names, COUNT(winsync_names), out);
 }
 
 int config_parse_lock(const char *s, int *out)
@@ -125,6 +141,18 @@ const char *config_lock_name(int kind)
 #define config_parse_SIZE config_parse_size
 #define config_parse_SECONDS config_parse_seconds
 
+/* What a value of each type looks like: "it takes ...". */
+#define config_accepts_PROTOCOL(buf, len)                                            \
+    config_choices(buf, len, protocol_names, COUNT(protocol_names))
+#define config_accepts_LOCK(buf, len) config_choices(buf, len, lock_names, LOCK_KINDS)
+#define config_accepts_WINSYNC(buf, len)                                             \
+    config_choices(buf, len, winsync_names, COUNT(winsync_names))
+#define config_accepts_BARRIER(buf, len) config_choices(buf, len, barrier_names, BARRIER_KINDS)
+#define config_accepts_BOOL(buf, len) "1/0, yes/no, on/off or true/false"
+#define config_accepts_UINT(buf, len) "a whole number from 0 to 4294967295"
+#define config_accepts_SIZE(buf, len) "a number of bytes, with an optional k, m, g or t suffix"
+#define config_accepts_SECONDS(buf, len) "a decimal number of seconds (such as 0.5), at most a year"
+
 /* 1 if name (up to '=') is a variable of the table or one reach passes to
  * UCX (REACH_UCX_*). */
 static int config_known(const char *name)
@@ -140,11 +168,14 @@ static int config_known(const char *name)
     return 0;
 }
 
-int config_load(config_t *cfg)
+/* Reads every variable of the table into cfg; with report, prints a line
+ * for each REACH_ variable that is not reach's and each malformed value. */
+static int config_read(config_t *cfg, int report)
 {
     int bad = 0;
+    char accepts[128];
     /* A misspelt variable would be ignored without a word. */
-    for (char **e = environ; *e; e++)
+    for (char **e = environ; report && *e; e++)
         if (strncmp(*e, "REACH_", 6) == 0 && !config_known(*e))
             fprintf(stderr, "reach: environment variable %.*s is not one of reach's and is ignored "
                             "(reach-info lists them)\n",
@@ -154,14 +185,37 @@ int config_load(config_t *cfg)
         const char *env = getenv(name);                                              \
         config_parse_##type(def, &cfg->field);                                       \
         if (env && config_parse_##type(env, &cfg->field) != 0) {                     \
-            fprintf(stderr, "reach: environment variable %s=\"%s\" is not a valid %s\n", \
-                    name, env, #type);                                               \
+            if (report)                                                              \
+                fprintf(stderr, "reach: environment variable %s=\"%s\" is not a valid %s; " \
+                                "it takes %s\n",                                     \
+                        name, env, #type, config_accepts_##type(accepts, sizeof accepts)); \
             bad = 1;                                                                 \
         }                                                                            \
     }
     REACH_CONFIG_TABLE(X)
 #undef X
     return bad ? REACH_ERR_ARG : REACH_SUCCESS;
+}
+
+int config_load(config_t *cfg)
+{
+    return config_read(cfg, 0);
+}
+
+int reach_config_check(void)
+{
+    config_t cfg;
+    return config_read(&cfg, 1);
+}
+
+const char *reach_transports(void)
+{
+    static char line[160];
+    snprintf(line, sizeof line,
+             "shm (memfd arenas, CPU atomics, futex waits) within a node; "
+             "ucx (UCX %s: RMA, active messages to a server thread) between nodes",
+             ucp_get_version_string());
+    return line;
 }
 
 void reach_config_print(void)

@@ -19,8 +19,9 @@ typedef struct config {
 #undef X
 } config_t;
 
-/* Reads every variable of the table into cfg; on a malformed value prints
- * one line naming the variable and returns REACH_ERR_ARG. */
+/* Reads every variable of the table into cfg (its default where it is
+ * unset or malformed); REACH_ERR_ARG if a value is malformed. Prints
+ * nothing: reach_config_check (reach.h) says what is wrong. */
 int config_load(config_t *cfg);
 
 /* Parses one value of the given type ("BOOL", "UINT", "SIZE"); 0 on success. */

@@ -21,20 +21,41 @@ runtime_t rt;
 uint64_t rt_order_word;
 int rt_order_threads;
 
+/* The function of the layer above reach that this thread is in, if any
+ * (reach_set_caller); messages name it instead of reach's call. */
+static _Thread_local const char *rt_caller;
+
+/* "reach: rank R: " with the rank only where it is known: reach's rank
+ * from start-up to finalize, else MPI_COMM_WORLD's while MPI runs, else
+ * none ("reach: "). */
+static const char *rt_prefix(char *buf, size_t len)
+{
+    int inited = 0, fin = 0, rank;
+    if (rt.peers != NULL) {
+        snprintf(buf, len, "reach: rank %d: ", rt.rank);
+        return buf;
+    }
+    MPI_Initialized(&inited);
+    MPI_Finalized(&fin);
+    if (inited && !fin && MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS)
+        snprintf(buf, len, "reach: world rank %d: ", rank);
+    else
+        snprintf(buf, len, "reach: ");
+    return buf;
+}
+
 int rt_error(int status, const char *call, const char *fmt, ...)
 {
     if (rt.cfg.quiet)
         return status;
     int saved = errno;
-    char msg[512];
+    char msg[512], prefix[48];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (rt.peers != NULL)
-        fprintf(stderr, "reach: rank %d: %s: %s\n", rt.rank, call, msg);
-    else
-        fprintf(stderr, "reach: %s: %s\n", call, msg);
+    fprintf(stderr, "%s%s: %s\n", rt_prefix(prefix, sizeof prefix), rt_caller ? rt_caller : call,
+            msg);
     errno = saved;
     return status;
 }
@@ -99,12 +120,12 @@ _Noreturn static void rt_abort_job(int status)
 
 _Noreturn void rt_fatal(const char *fmt, ...)
 {
-    char msg[512];
+    char msg[512], prefix[48];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "reach: rank %d: fatal: %s\n", rt.rank, msg);
+    fprintf(stderr, "%sfatal: %s\n", rt_prefix(prefix, sizeof prefix), msg);
     rt_abort_job(1);
 }
 
@@ -113,9 +134,18 @@ int reach_report(int status, const char *call, const char *msg)
     return rt_error(status, call ? call : "?", "%s", msg ? msg : "");
 }
 
+const char *reach_set_caller(const char *name)
+{
+    const char *before = rt_caller;
+    rt_caller = name;
+    return before;
+}
+
 void reach_abort(int code, const char *msg)
 {
-    fprintf(stderr, "reach: rank %d: abort (code %d): %s\n", rt.rank, code, msg ? msg : "");
+    char prefix[48];
+    fprintf(stderr, "%sabort (code %d): %s\n", rt_prefix(prefix, sizeof prefix), code,
+            msg ? msg : "");
     /* A failure must never look like success: code 0 still exits non-zero. */
     rt_abort_job(code != 0 ? code : 1);
 }
@@ -144,12 +174,21 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
 {
     if (rt.initialized)
         return REACH_SUCCESS;
-    int st = config_load(&rt.cfg);
+    int bad_env = config_load(&rt.cfg) != REACH_SUCCESS;
+    int st = boot_init(argc, argv, comm);
     if (st != REACH_SUCCESS)
         return st;
-    st = boot_init(argc, argv, comm);
-    if (st != REACH_SUCCESS)
-        return st;
+    /* What is wrong with the environment is said once per job: by rank 0,
+     * and by a rank whose own environment is invalid where rank 0's is not.
+     * If it is invalid anywhere, start-up fails everywhere. */
+    int mine[2] = {bad_env, rt.rank == 0 && bad_env}, any[2];
+    MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, rt.comm);
+    if (rt.rank == 0 || (bad_env && !any[1]))
+        reach_config_check();
+    if (any[0]) {
+        boot_finalize();
+        return REACH_ERR_ARG;
+    }
     st = shm_init();
     if (st != REACH_SUCCESS) {
         boot_finalize();
