@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <ucp/api/ucp.h>
 #include <unistd.h>
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -206,16 +205,6 @@ int reach_config_check(void)
 {
     config_t cfg;
     return config_read(&cfg, 1);
-}
-
-const char *reach_transports(void)
-{
-    static char line[160];
-    snprintf(line, sizeof line,
-             "shm (memfd arenas, CPU atomics, futex waits) within a node; "
-             "ucx (UCX %s: RMA, active messages to a server thread) between nodes",
-             ucp_get_version_string());
-    return line;
 }
 
 void reach_config_print(void)

@@ -1242,3 +1242,13 @@ void ucx_finalize(void)
     atomic_store(&ux.stop, 0);
     net = NULL;
 }
+
+const char *reach_transports(void)
+{
+    static char line[160];
+    snprintf(line, sizeof line,
+             "shm (memfd arenas, CPU atomics, futex waits) within a node; "
+             "ucx (UCX %s: RMA, active messages to a server thread) between nodes",
+             ucp_get_version_string());
+    return line;
+}
