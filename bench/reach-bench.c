@@ -17,7 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <errno.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -1091,31 +1090,16 @@ static void json_load(const char *key)
         fprintf(B.json, "null}");
 }
 
-/* Waits, at most 0.1 s, until the reader of the pipe behind fd (if it is
- * one) has taken what was written to it. mpiexec reads a process's stdout
- * and stderr through separate pipes and passes on first what it reads
- * first, not what was written first. */
-static void drain(int fd)
-{
-    struct stat st;
-    int unread;
-    if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
-        return;
-    for (int i = 0; i < 1000 && ioctl(fd, FIONREAD, &unread) == 0 && unread > 0; i++)
-        usleep(100);
-}
-
-/* A progress line on stderr, after everything printed on stdout so far and
- * before anything printed after it, so that it never lands in a table. */
+/* A progress line, on stdout with the tables: mpiexec forwards a process's
+ * stdout and stderr through separate pipes and passes on first what it
+ * reads first, so a line on stderr could land inside a table. */
 static void progress(const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    drain(STDOUT_FILENO);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vprintf(fmt, ap);
     va_end(ap);
-    drain(STDERR_FILENO);
+    fflush(stdout);
 }
 
 static void experiment_begin(const struct experiment *x, const char *out)

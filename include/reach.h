@@ -75,12 +75,13 @@ REACH_API const char *reach_strerror(int status);
 /* Prints reach's one-line message for a failed call ("reach: rank R: call:
  * msg", unless REACH_QUIET) and returns status; for layers built on reach. */
 REACH_API int reach_report(int status, const char *call, const char *msg);
-/* For layers built on reach: from now on, reach's messages about failed calls
- * of the calling thread give the layer's function, name, instead of reach's
- * own ("reach: rank 1: ARMCI_Put: rank 2 is out of range [0, 2)"); NULL
- * returns to reach's names. A layer sets its function's name on entry and
- * NULL on return. Returns the name set before. */
-REACH_API const char *reach_set_caller(const char *name);
+/* For a layer built on reach: when reach reports a failed call, it asks
+ * caller() for the name of the layer's function the calling thread is in
+ * and names that instead of its own call ("reach: rank 1: ARMCI_Put: rank 2
+ * is out of range [0, 2)"); caller returns NULL outside the layer's
+ * functions. Asked only when a message is printed, so it costs the calls
+ * that succeed nothing. One hook per process; NULL removes it. */
+REACH_API void reach_set_caller_hook(const char *(*caller)(void));
 /* Aborts the whole job with a message; never returns, never exits with 0. */
 REACH_API REACH_NORETURN void reach_abort(int code, const char *msg);
 

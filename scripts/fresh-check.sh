@@ -21,30 +21,38 @@ git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || fail "$src is not a git che
 
 # The tests of each pass run here: unit tests, puts/gets/accumulates and
 # ARMCI on one node and through UCX (shared memory and TCP), the install
-# check, shared-memory clean-up, an exit without reach_finalize, the tools.
-subset='^(unit\.|(mpi|net1)\.test_(rma|armci)\.np2$|tcp\.test_rma|install\.|shm\.normal|peer_loss\.barrier\.exit\.|tool\.reach-info$)'
+# check, shared-memory clean-up (in a /dev/shm of its own, beside another
+# job's files), an exit without reach_finalize, the tools.
+subset='^(unit\.|(mpi|net1)\.test_(rma|armci)\.np2$|tcp\.test_rma|install\.|shm\.(normal|foreign)$|peer_loss\.barrier\.exit\.|tool\.reach-info$)'
 
 start=$(date +%s)
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/reach-fresh.XXXXXX")
 cleanup() {
-    # The mounts lived in a namespace of their own and are gone; stay on
-    # this file system all the same.
+    # Every mount lived in a namespace of its own and is gone; stay on this
+    # file system all the same.
     [ "${REACH_FRESH_KEEP:-0}" = 1 ] && { say "the root is kept in $root"; return; }
     rm -rf --one-file-system "$root"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
 
+# Debian's archive as this machine's apt reaches it (its mirror or proxy),
+# and nothing else it may list; mmdebstrap's default mirror if none.
 sources=""
 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-    [ -s "$f" ] && sources="$sources $f"
+    [ -s "$f" ] && grep -q -E '^[^#]*debian\.org' "$f" && sources="$sources $f"
 done
 say "making a clean Debian 12 root in $root"
+# In a mount namespace, so that mmdebstrap's mounts in the root cannot
+# outlive it.
 # shellcheck disable=SC2086  # one argument per sources file
-mmdebstrap --quiet --variant=minbase bookworm "$root" $sources ||
+unshare --mount mmdebstrap --quiet --variant=minbase bookworm "$root" $sources ||
     fail "mmdebstrap could not make the root"
 mkdir "$root/reach"
-git -C "$src" ls-files -z --cached --others --exclude-standard |
-    (cd "$src" && tar --null -T - -cf -) | tar -C "$root/reach" -xf -
+(cd "$src" && git ls-files -z --cached --others --exclude-standard >"$root/files" &&
+    tar --null -T "$root/files" -cf "$root/tree.tar") || fail "cannot pack the tree"
+tar -C "$root/reach" -xf "$root/tree.tar" || fail "cannot unpack the tree in the root"
+rm "$root/files" "$root/tree.tar"
 made=$(date +%s)
 say "root made and tree copied in $((made - start)) s"
 
@@ -74,9 +82,12 @@ step "the test subset"
 EOF_INSIDE
 
 # In a mount and PID namespace of its own: /dev, /sys, a fresh /proc and
-# an empty /dev/shm for the root, all gone with the namespace.
+# an empty /dev/shm for the root, all gone with the namespace. The root is
+# made a mount point of its own, so that inside it the tests can make
+# mount namespaces too (tests/private_shm.sh).
 unshare --mount --pid --fork sh -c '
     set -e
+    mount --bind "$1" "$1"
     mount --rbind /dev "$1/dev"
     mount -t tmpfs none "$1/dev/shm"
     mount --rbind /sys "$1/sys"

@@ -35,7 +35,7 @@ run_pass() {
     dir=$1 labels=$2
     shift 3
     cmake -S . -B "$dir" -G Ninja "$@" >/dev/null && cmake --build "$dir" &&
-        ctest --test-dir "$dir" --output-on-failure -j2 $labels ${select:+-R "$select"}
+        ctest --test-dir "$dir" --output-on-failure --no-tests=error -j2 $labels ${select:+-R "$select"}
 }
 summary="" failed=0
 for pass in $passes; do

@@ -14,8 +14,8 @@ rm -rf "$out"
 "$mpiexec" "$@" -n 2 "$bench" --quick --max-size 4096 --only sync,ga_sync,locks,win_latency \
   --out "$out" >"$out.log" 2>&1 || { cat "$out.log"; fail "the run at 2 processes"; }
 cat "$out.log"
-# A progress line (stderr) with table lines (stdout) right before and after
-# it has landed inside a table.
+# A progress line with table lines right before and after it has landed
+# inside a table.
 awk '{ kind[NR] = /^reach-bench: \[/ ? "progress" : (NF ? "table" : "blank") }
      END {
        for (i = 2; i < NR; i++) {

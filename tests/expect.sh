@@ -22,6 +22,7 @@ fail() { echo "expect.sh: FAILED: $*"; exit 1; }
 case $status_wanted in
   0) [ $status -eq 0 ] || fail "exit status $status, expected 0" ;;
   fail) [ $status -ne 0 ] || fail "exit status 0, expected a failure" ;;
+  *) echo "expect.sh: STATUS is 0 or fail, not $status_wanted"; exit 2 ;;
 esac
 printf '%s' "$patterns" | while IFS= read -r pattern; do
   n=$(grep -cE -e "$pattern" "$out")

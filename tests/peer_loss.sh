@@ -25,11 +25,13 @@ shm_names >"$before"
 # with recovery on, waits (and then exits with status 0 even after
 # MPI_Abort, so there the status is not checked).
 #
-# A rank that calls exit() ends the job itself from reach's exit handler,
-# under every launcher as it comes (no flags): the status must be non-zero.
+# A rank that calls exit(0) says so and ends the job itself from reach's
+# exit handler; one that calls exit(3) says so and the launcher ends the
+# job, as it does after MPI_Abort: these run under every launcher as it
+# comes (no flags), and the status must be non-zero.
 status_checked=1
 case $how:$("$mpiexec" --version 2>&1) in
-  exit:*) keep="" linger=true ;;
+  exit:*|exit3:*|mpi_abort:*) keep="" linger=true ;;
   *HYDRA*) keep="-disable-auto-cleanup" linger="sleep 100" ;;
   *"Open MPI"*|*OpenRTE*) keep="--mca orte_enable_recovery 1" linger=true status_checked=0 ;;
   *) keep="" linger=true ;;
@@ -66,6 +68,11 @@ grep -q 'returned from the' "$out" && fail "a survivor returned from its wait"
 if [ "$how" = exit ]; then
   grep -q 'reach: rank 1 (pid [0-9]*) ended without reach_finalize (exit status 0 .*); ending the job' "$out" ||
     fail "rank 1 did not say that it exited without reach_finalize"
+elif [ "$how" = exit3 ]; then
+  grep -q 'reach: rank 1 (pid [0-9]*) ended without reach_finalize (exit status 3 while reach is initialized)$' "$out" ||
+    fail "rank 1 did not say that it exited without reach_finalize"
+elif [ "$how" = mpi_abort ]; then
+  grep -q 'ending the job' "$out" && fail "reach ended the job a second time after MPI_Abort"
 else
   grep -q 'ranks* \([0-9]* (pid [0-9]*), \)*1 (pid [0-9]*).* ended without reach_finalize' "$out" ||
     fail "no survivor named the lost rank"

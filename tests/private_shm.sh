@@ -5,7 +5,7 @@
 # /dev/shm, so that what it counts is this job's alone, never a file of
 # another job running beside it; sets shm_status to that run's status.
 # Returns non-zero, having run nothing, inside that namespace already or
-# where none can be made (neither root nor user namespaces).
+# where none can be made (neither root nor user namespaces; it says so).
 #
 # shm_names lists the files in /dev/shm but the names MPI libraries give
 # their own shared memory (MPICH's mpich_shar_tmp*, Open MPI's
@@ -21,6 +21,7 @@ shm_private() {
       return 0
     fi
   done
+  echo "$0: no mount namespace can be made: counting in the shared /dev/shm, where other jobs' files count too"
   return 1
 }
 shm_names() { ls -A /dev/shm | grep -v -E '^(mpich_shar_tmp|vader_segment\.|sm_segment\.)' | sort; }

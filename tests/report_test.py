@@ -130,18 +130,21 @@ def test_report(top):
 
 
 def test_compare(top):
-    def folder(name, fadd, lock, epochs):
+    def folder(name, fadd, lock, epochs, noisy):
         path = os.path.join(top, name)
         os.mkdir(path)
         write(path, "sync", "bars", "", [result("fetch-and-add 64-bit", "reach", 0, around(fadd)),
                                          result("lock+unlock", "reach", 0, around(lock))])
         write(path, "win_receiver", "receiver", "bytes", [
             result("target, 1 origin", "reach direct", 1024, around(20.0), unit="ms"),
-            result("epochs, 1 origin", "reach direct", 1024, around(epochs), unit="epochs")])
+            result("epochs, 1 origin", "reach direct", 1024, around(epochs), unit="epochs"),
+            result("target, 3 origins", "reach direct", 1024, around(noisy, rel=0.3), unit="ms")])
         return path
 
-    old = folder("old", 0.02, 1.0, 1000)
-    new = folder("new", 0.01, 2.0, 4000)   # fetch-and-add faster, lock slower, 4x the epochs
+    old = folder("old", 0.02, 1.0, 1000, 20.0)
+    # fetch-and-add faster, lock slower, 4x the epochs; a 10% longer time
+    # whose samples overlap the old ones
+    new = folder("new", 0.01, 2.0, 4000, 22.0)
     out = subprocess.run([sys.executable, SCRIPT, "--compare", old, new], check=True, capture_output=True,
                          text=True).stdout
 
@@ -157,8 +160,12 @@ def test_compare(top):
           "--compare: more epochs are not better: " + line("epochs, 1 origin (reach direct)"))
     check(re.search(r"same +\(lower is better\)", line("target, 1 origin (reach direct)")),
           "--compare: an equal time is not the same")
+    check(re.search(r"1\.10 +same +\(lower is better\)", line("target, 3 origins (reach direct)")),
+          "--compare: a difference within the samples' spread is not the same: "
+          + line("target, 3 origins (reach direct)"))
     means = [float(g) for g in re.findall(r"geometric mean of \d+ gains: ([0-9.]+)", out)]
-    check(means == [1.0, 2.0], f"--compare: the geometric means of the gains are {means}, not [1.0, 2.0]")
+    expected = [1.0, round((4 * 20 / 22) ** (1 / 3), 3)]
+    check(means == expected, f"--compare: the geometric means of the gains are {means}, not {expected}")
     check("times" in out.split("\n")[0] and "higher" in out.split("\n")[0],
           "--compare does not say which direction is better")
 

@@ -5,8 +5,10 @@
 # for a normal exit, an abort and kill -9). The count is this job's own: see
 # private_shm.sh.
 #
-# Mode foreign: a normal run while another job's files (one MPICH-like,
-# one of any name) appear in the real /dev/shm; they must not count.
+# Mode foreign checks that the count is this job's alone: a normal run
+# while another job's files (one MPICH-like, one of any name) appear in the
+# real /dev/shm, which must not count; it fails where no /dev/shm of the
+# test's own can be made, or if the files never appeared.
 . "$(dirname "$0")/private_shm.sh"
 if [ "$1" = foreign ] && [ -z "$SHM_CHECK_PRIVATE" ]; then
   foreign="/dev/shm/mpich_shar_tmp.foreign.$$ /dev/shm/other-job.foreign.$$"

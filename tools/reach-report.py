@@ -48,18 +48,27 @@ def load(folder):
     return dict(sorted(runs.items(), key=key))
 
 
-def spread(samples):
-    """The middle half of the samples (25th to 75th percentile, as reach-bench
-    records them in q1 and q3; computed here, for files older than those)."""
+def spread(r):
+    """The middle half of a figure's samples (25th to 75th percentile): the
+    q1 and q3 reach-bench records, or computed from the samples in files
+    older than those."""
+    if "q1" in r:
+        return r["q1"], r["q3"]
+    samples = r["samples"]
     if len(samples) < 2:
         return samples[0], samples[0]
     q = statistics.quantiles(samples, n=4, method="inclusive")
     return q[0], q[2]
 
 
+def apart(a, b):
+    """Whether the middle halves of two figures' samples do not overlap."""
+    return spread(a)[0] > spread(b)[1] or spread(b)[0] > spread(a)[1]
+
+
 def wide(r):
     """Whether a figure's samples spread too far for it to be trusted."""
-    lo, hi = spread(r["samples"])
+    lo, hi = spread(r)
     return hi - lo > WIDE * r["median"]
 
 
@@ -135,7 +144,7 @@ def ratio(exp, a, b):
     marks = (["busy"] if busy(exp) else []) + (["wide"] if wide(a) or wide(b) else [])
     if marks:
         return f"{q} ({', '.join(marks)})"
-    return f"**{q}**" if spread(b["samples"])[0] > spread(a["samples"])[1] else q
+    return f"**{q}**" if spread(b)[0] > spread(a)[1] else q
 
 
 def table(exp):
@@ -161,7 +170,7 @@ def table(exp):
                 if r is None:
                     cells.append("")
                 elif len(r["samples"]) > 1:
-                    lo, hi = spread(r["samples"])
+                    lo, hi = spread(r)
                     cells.append(f"{fmt(r['median'])} [{fmt(lo)}–{fmt(hi)}]" + (" (wide)" if wide(r) else ""))
                 else:
                     cells.append(fmt(r["median"]))
@@ -390,7 +399,9 @@ def compare(old_dir, new_dir):
     old, new = load(old_dir), load(new_dir)
     print(f"{new_dir} (NEW) against {old_dir} (OLD): the median of every figure both hold, NEW/OLD, and "
           "whether NEW is better: times (µs, ms) are better lower, counts (epochs) higher. Per experiment, "
-          "the geometric mean of NEW's gains: OLD/NEW for times, NEW/OLD for counts (above 1: NEW is better).")
+          "the geometric mean of NEW's gains: OLD/NEW for times, NEW/OLD for counts (above 1: NEW is better). "
+          "A figure is better or worse only where the middle halves of the two sets of samples do not "
+          "overlap; otherwise the same.")
     shared = 0
     for stem, exp in new.items():
         if stem not in old:
@@ -407,7 +418,7 @@ def compare(old_dir, new_dir):
             higher = r["unit"] not in TIMES
             gain = q if higher else 1 / q
             gains.append(gain)
-            verdict = "same" if round(gain, 2) == 1 else "better" if gain > 1 else "worse"
+            verdict = "same" if not apart(r, b) else "better" if gain > 1 else "worse"
             print(f"  {label(r['series'], r['impl']):40s} {exp['x'] or ''}={r['x']:<8} "
                   f"{fmt(b['median']):>9} -> {fmt(r['median']):>9} {shown(r['unit']):6s} {q:6.2f}  "
                   f"{verdict:6s} ({'higher' if higher else 'lower'} is better)"

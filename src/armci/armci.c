@@ -10,24 +10,18 @@
 
 static reach_mutexes_t *armci_mutexes;
 
-/* The outermost entry point the thread is in; NULL outside them. */
-static _Thread_local const char *armci_current;
+_Thread_local const char *armci_current;
 
-const char *armci_enter(const char *func)
+static const char *armci_caller(void)
 {
-    if (armci_current != NULL)
-        return NULL;
-    armci_current = func + (func[0] == 'P' || func[0] == 'p');
-    reach_set_caller(armci_current);
     return armci_current;
 }
 
-void armci_leave(const char **entered)
+/* From the moment libarmci is loaded, reach's messages name the ARMCI call
+ * they fail in. */
+__attribute__((constructor)) static void armci_name_calls(void)
 {
-    if (*entered == NULL)
-        return;
-    armci_current = NULL;
-    reach_set_caller(NULL);
+    reach_set_caller_hook(armci_caller);
 }
 
 const char *armci_call(void)

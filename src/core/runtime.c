@@ -21,9 +21,9 @@ runtime_t rt;
 uint64_t rt_order_word;
 int rt_order_threads;
 
-/* The function of the layer above reach that this thread is in, if any
- * (reach_set_caller); messages name it instead of reach's call. */
-static _Thread_local const char *rt_caller;
+/* Asked for the function of the layer above reach that the calling thread
+ * is in (reach_set_caller_hook); messages name it instead of reach's call. */
+static const char *(*rt_caller_hook)(void);
 
 /* "reach: rank R: " with the rank only where it is known: reach's rank
  * from start-up to finalize, else MPI_COMM_WORLD's while MPI runs, else
@@ -54,8 +54,8 @@ int rt_error(int status, const char *call, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s%s: %s\n", rt_prefix(prefix, sizeof prefix), rt_caller ? rt_caller : call,
-            msg);
+    const char *layer = rt_caller_hook ? rt_caller_hook() : NULL;
+    fprintf(stderr, "%s%s: %s\n", rt_prefix(prefix, sizeof prefix), layer ? layer : call, msg);
     errno = saved;
     return status;
 }
@@ -115,7 +115,8 @@ _Noreturn static void rt_abort_job(int status)
     alarm(10);
     if (inited && !fin)
         MPI_Abort(MPI_COMM_WORLD, status);
-    exit(status);
+    /* Not exit(): this may run inside an exit handler. */
+    _exit(status);
 }
 
 _Noreturn void rt_fatal(const char *fmt, ...)
@@ -134,11 +135,9 @@ int reach_report(int status, const char *call, const char *msg)
     return rt_error(status, call ? call : "?", "%s", msg ? msg : "");
 }
 
-const char *reach_set_caller(const char *name)
+void reach_set_caller_hook(const char *(*caller)(void))
 {
-    const char *before = rt_caller;
-    rt_caller = name;
-    return before;
+    rt_caller_hook = caller;
 }
 
 void reach_abort(int code, const char *msg)
@@ -151,10 +150,12 @@ void reach_abort(int code, const char *msg)
 }
 
 /* A process that exits while reach is initialized leaves its peers waiting
- * for it, and some launchers (MPICH's Hydra among them) then end the job
- * with status 0 and no word. So the process itself ends the job, naming
- * itself, with its exit status or 1 in place of 0. Forked children (another
- * pid) are left alone. */
+ * for it. It says so, naming itself. With a non-zero status the launcher
+ * ends the job (so does MPI_Abort, which exits so, and must not be aborted
+ * again); with status 0 some launchers (MPICH's Hydra among them) would end
+ * it with status 0 and no word, so the process ends the job itself, with
+ * status 1. Forked children (another pid) are left alone. on_exit (glibc)
+ * gives the status. */
 static pid_t rt_init_pid;
 
 static void rt_exit_check(int status, void *arg)
@@ -164,9 +165,10 @@ static void rt_exit_check(int status, void *arg)
         return;
     fprintf(stderr,
             "reach: rank %d (pid %d) ended without reach_finalize (exit status %d while reach is "
-            "initialized); ending the job\n",
-            rt.rank, (int)getpid(), status);
-    rt_abort_job(status != 0 ? status : 1);
+            "initialized)%s\n",
+            rt.rank, (int)getpid(), status, status == 0 ? "; ending the job" : "");
+    if (status == 0)
+        rt_abort_job(1);
 }
 
 /* Start-up on comm (MPI_COMM_NULL: the world, initializing MPI if needed). */

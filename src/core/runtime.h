@@ -58,7 +58,7 @@ extern runtime_t rt REACH_HIDDEN;
  * returns status, so a check reads: return rt_error(status, call, fmt...).
  * The rank is said only where it is known (reach's, else MPI_COMM_WORLD's
  * while MPI runs); CALL is the function of the layer above reach that the
- * thread is in (reach_set_caller), if any. */
+ * thread is in (reach_set_caller_hook), if any. */
 int rt_error(int status, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 3, 4))) REACH_HIDDEN;
 /* Collective over comm: 1 on every rank if ok is non-zero on every rank, so

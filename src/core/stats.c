@@ -45,24 +45,27 @@ int reach_stats_reset(void)
     return REACH_SUCCESS;
 }
 
+/* One line per rank, written at once, so that the lines of ranks that
+ * finalize together do not interleave. */
 void stats_print(FILE *out)
 {
     reach_stats_t st;
     reach_stats_get(&st);
-    fprintf(out, "reach stats rank %d:", rt.rank);
+    char line[2048];
+    size_t n = (size_t)snprintf(line, sizeof line, "reach stats rank %d:", rt.rank);
     for (int k = 0; k < REACH_OP_KINDS; k++)
         for (int p = 0; p < REACH_PATHS; p++)
-            if (st.ops[k][p])
-                fprintf(out, " %s.%s=%llu/%lluB", kind_names[k], path_names[p],
-                        (unsigned long long)st.ops[k][p],
-                        (unsigned long long)st.bytes[k][p]);
-    fprintf(out, " blocking_waits=%llu lock_contended=%llu allocations=%llu messages=%llu"
+            if (st.ops[k][p] && n < sizeof line)
+                n += (size_t)snprintf(line + n, sizeof line - n, " %s.%s=%llu/%lluB", kind_names[k],
+                                      path_names[p], (unsigned long long)st.ops[k][p],
+                                      (unsigned long long)st.bytes[k][p]);
+    if (n < sizeof line)
+        snprintf(line + n, sizeof line - n,
+                 " blocking_waits=%llu lock_contended=%llu allocations=%llu messages=%llu"
                  " flow_acks=%llu remote_atomics=%llu server_wakeups=%llu\n",
-            (unsigned long long)st.blocking_waits,
-            (unsigned long long)st.lock_contended,
-            (unsigned long long)st.allocations,
-            (unsigned long long)st.messages,
-            (unsigned long long)st.flow_acks,
-            (unsigned long long)st.remote_atomics,
-            (unsigned long long)st.server_wakeups);
+                 (unsigned long long)st.blocking_waits, (unsigned long long)st.lock_contended,
+                 (unsigned long long)st.allocations, (unsigned long long)st.messages,
+                 (unsigned long long)st.flow_acks, (unsigned long long)st.remote_atomics,
+                 (unsigned long long)st.server_wakeups);
+    fputs(line, out);
 }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SEG 4096
 #define LOCAL ((size_t)64 << 10)
@@ -294,6 +295,16 @@ static int one_call(input_t *in, int op, char *local)
     }
 }
 
+/* libFuzzer ends the process with exit(): reach is finalized on the way out,
+ * as every program must (reach ends the job of a process that exits
+ * without). */
+static void fuzz_finalize(void)
+{
+    if (reach_finalize() != REACH_SUCCESS)
+        _exit(1);
+    MPI_Finalize();
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     setenv("REACH_QUIET", "1", 1);
@@ -314,6 +325,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         reach_win_create(seg_a, SEG, &win) != REACH_SUCCESS || !shadow_a || !zeros ||
         reach_free(c[0]) != REACH_SUCCESS || reach_free(b[0]) != REACH_SUCCESS)
         abort();
+    atexit(fuzz_finalize);
     return 0;
 }
 

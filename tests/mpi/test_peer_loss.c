@@ -1,6 +1,7 @@
 /* Helper of peer_loss.sh. test_peer_loss WAIT HOW: rank 1 ends as HOW says
  * (kill: SIGKILL, crash: a segmentation fault, exit: exit(0) without
- * reach_finalize, _exit: _exit(0), which runs no exit handler) while, or
+ * reach_finalize, _exit: _exit(0), which runs no exit handler, exit3:
+ * exit(3), mpi_abort: MPI_Abort(MPI_COMM_WORLD, 3)) while, or
  * just before, the other ranks wait for it in WAIT: barrier, mutex (rank 1
  * holds it), counter (for an add rank 1 would make), get (4 MiB from rank
  * 1's segment, through the network transport when REACH_NODE_SIZE=1). The
@@ -12,6 +13,7 @@
  * late to a barrier, 3 s each, so that with REACH_WAIT_REPORT=1 the others
  * print what they wait for, once per wait, and then carry on. */
 #include "reach.h"
+#include "reach_mpi.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +30,10 @@ static void die(const char *how)
         raise(SIGSEGV);   /* as a stray store to address 0 would */
     if (strcmp(how, "_exit") == 0)
         _exit(0);
+    if (strcmp(how, "exit3") == 0)
+        exit(3);
+    if (strcmp(how, "mpi_abort") == 0)
+        MPI_Abort(MPI_COMM_WORLD, 3);
     exit(0);
 }
 
