@@ -188,7 +188,9 @@ extern void ARMCI_Unlock(int mutex, int proc);
 
 /* groups: ARMCI_Group_create is collective over the default group,
  * _create_child over parent; pid_list holds ranks of that group. A process
- * not in the list receives ARMCI_GROUP_NULL. */
+ * not in the list receives a handle too: its rank there is -1, while the
+ * size and ARMCI_Absolute_id answer for the members. ARMCI_GROUP_NULL is
+ * the group of no members (size 0). */
 #define ARMCI_GROUP_NULL (-1)
 extern void ARMCI_Group_create(int n, int *pid_list, ARMCI_Group *group_out);
 extern void ARMCI_Group_create_child(int n, int *pid_list, ARMCI_Group *group_out,

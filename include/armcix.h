@@ -4,7 +4,7 @@
 #ifndef _ARMCIX_H_
 #define _ARMCIX_H_
 
-#include <armci.h>
+#include "armci.h"
 
 #if defined(__cplusplus) || defined(c_plusplus)
 extern "C" {

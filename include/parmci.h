@@ -1,10 +1,12 @@
 /* Profiling interface: every ARMCI_ call of armci.h is also defined as
- * PARMCI_; the ARMCI_ names are weak aliases, so a profiling library can
- * define ARMCI_X, do its work and call PARMCI_X. */
+ * PARMCI_, with the same signature; the ARMCI_ names are weak aliases, so a
+ * profiling library can define ARMCI_X, do its work and call PARMCI_X. */
 #ifndef _PARMCI_H
 #define _PARMCI_H
 
-#include <armci.h>
+/* This directory's armci.h, even where another ARMCI's lies in the system's
+ * include directory. */
+#include "armci.h"
 
 #if defined(__cplusplus) || defined(c_plusplus)
 extern "C" {

@@ -4,33 +4,64 @@
 
 #include <stdlib.h>
 
-/* Handle 0 is the world; others index this table. */
-static reach_group_t **table;
+/* What a handle stands for: a group of this process, or one that it is not
+ * a member of, known by its members' job-wide ranks. */
+typedef struct {
+    reach_group_t *group;   /* NULL: this process is not a member */
+    int size;               /* without group: the number of members */
+    int *world;             /* without group: their job-wide ranks */
+} armci_handle_t;
+
+/* Handle 0 is the world; others index this table. ARMCI_GROUP_NULL is the
+ * group of no members. */
+static armci_handle_t *table;
 static int table_len;
 static ARMCI_Group default_handle;
+static const armci_handle_t null_handle;
 
 void armci_groups_reset(void)
 {
+    for (int h = 0; h < table_len; h++)
+        free(table[h].world);
     free(table);
     table = NULL;
     table_len = 0;
     default_handle = 0;
 }
 
+static int armci_handle_live(int h)
+{
+    return table[h].group != NULL || table[h].world != NULL;
+}
+
+/* What *group stands for, into *h; an error (after a message) if it is no
+ * handle of this process. */
+static int armci_handle(const ARMCI_Group *group, armci_handle_t *h)
+{
+    *h = null_handle;
+    if (!reach_initialized())
+        return armci_error(REACH_ERR_NOT_INIT, "ARMCI is not initialized");
+    if (group != NULL && *group == ARMCI_GROUP_NULL)
+        return REACH_SUCCESS;
+    if (group != NULL && *group == 0) {
+        h->group = reach_group_world();
+        return REACH_SUCCESS;
+    }
+    if (group == NULL || *group < 0 || *group >= table_len || !armci_handle_live(*group))
+        return armci_error(REACH_ERR_HANDLE, "group %d is not a group of this process",
+                           group ? *group : -1);
+    *h = table[*group];
+    return REACH_SUCCESS;
+}
+
 reach_group_t *armci_group(const ARMCI_Group *group)
 {
-    if (!reach_initialized()) {
-        armci_error(REACH_ERR_NOT_INIT, "ARMCI is not initialized");
+    armci_handle_t h;
+    if (armci_handle(group, &h) != REACH_SUCCESS)
         return NULL;
-    }
-    if (group != NULL && *group == 0)
-        return reach_group_world();
-    if (group == NULL || *group < 0 || *group >= table_len || table[*group] == NULL) {
-        armci_error(REACH_ERR_HANDLE, "group %d is not a group of this process",
-                    group ? *group : -1);
-        return NULL;
-    }
-    return table[*group];
+    if (h.group == NULL)
+        armci_error(REACH_ERR_HANDLE, "this process is not a member of group %d", *group);
+    return h.group;
 }
 
 reach_group_t *armci_default_group(void)
@@ -38,34 +69,45 @@ reach_group_t *armci_default_group(void)
     return armci_group(&default_handle);
 }
 
-/* A handle for g (ARMCI_GROUP_NULL for NULL: not a member). */
-static ARMCI_Group armci_group_handle(reach_group_t *g)
+/* A handle for group g, or for a group of size members (job-wide ranks
+ * world) that this process is not in; ARMCI_GROUP_NULL for neither. */
+static ARMCI_Group armci_group_handle(reach_group_t *g, int size, int *world)
 {
-    if (g == NULL)
+    if (g == NULL && world == NULL)
         return ARMCI_GROUP_NULL;
     int h = 1;
-    while (h < table_len && table[h] != NULL)
+    while (h < table_len && armci_handle_live(h))
         h++;
     if (h >= table_len) {
         int len = table_len ? table_len * 2 : 8;
-        reach_group_t **t = realloc(table, sizeof *t * (size_t)len);
+        armci_handle_t *t = realloc(table, sizeof *t * (size_t)len);
         if (t == NULL)
             reach_abort(1, "ARMCI groups: out of memory");
         for (int i = table_len; i < len; i++)
-            t[i] = NULL;
+            t[i] = null_handle;
         table = t;
         table_len = len;
     }
-    table[h] = g;
+    table[h] = (armci_handle_t){g, size, world};
     return h;
 }
 
+/* A process outside the new group gets a handle too, which knows the
+ * members (a group of none is ARMCI_GROUP_NULL). */
 void PARMCI_Group_create_child(int n, int *pid_list, ARMCI_Group *group_out, ARMCI_Group *parent)
 {
     ARMCI_ENTRY();
     reach_group_t *p = armci_group(parent), *g = NULL;
     armci_check(p ? reach_group_create(p, n, pid_list, &g) : REACH_ERR_HANDLE);
-    *group_out = armci_group_handle(g);
+    int *world = NULL;
+    if (g == NULL && n > 0) {
+        world = malloc(sizeof(int) * (size_t)n);
+        if (world == NULL)
+            reach_abort(1, "ARMCI groups: out of memory");
+        for (int i = 0; i < n; i++)
+            world[i] = reach_group_world_rank(p, pid_list[i]);
+    }
+    *group_out = armci_group_handle(g, n, world);
 }
 ARMCI_ALIAS(ARMCI_Group_create_child)
 
@@ -81,32 +123,36 @@ void PARMCI_Group_free(ARMCI_Group *group)
     ARMCI_ENTRY();
     if (group == NULL || *group == ARMCI_GROUP_NULL)
         return;
-    reach_group_t *g = armci_group(group);
-    armci_check(g ? reach_group_free(g) : REACH_ERR_HANDLE);
-    table[*group] = NULL;
+    armci_handle_t h;
+    armci_check(armci_handle(group, &h));
+    if (h.group != NULL)
+        armci_check(reach_group_free(h.group));
+    free(h.world);
+    table[*group] = null_handle;
     if (default_handle == *group)
         default_handle = 0;
     *group = ARMCI_GROUP_NULL;
 }
 ARMCI_ALIAS(ARMCI_Group_free)
 
+/* Outside the group: -1. */
 int PARMCI_Group_rank(ARMCI_Group *group, int *rank)
 {
     ARMCI_ENTRY();
-    reach_group_t *g = armci_group(group);
-    if (g == NULL)
-        return REACH_ERR_HANDLE;
-    *rank = reach_group_rank(g);
-    return REACH_SUCCESS;
+    armci_handle_t h;
+    int st = armci_handle(group, &h);
+    if (st == REACH_SUCCESS)
+        *rank = h.group ? reach_group_rank(h.group) : -1;
+    return st;
 }
 ARMCI_ALIAS(ARMCI_Group_rank)
 
 void PARMCI_Group_size(ARMCI_Group *group, int *size)
 {
     ARMCI_ENTRY();
-    reach_group_t *g = armci_group(group);
-    armci_check(g ? REACH_SUCCESS : REACH_ERR_HANDLE);
-    *size = reach_group_size(g);
+    armci_handle_t h;
+    armci_check(armci_handle(group, &h));
+    *size = h.group ? reach_group_size(h.group) : h.size;
 }
 ARMCI_ALIAS(ARMCI_Group_size)
 
@@ -133,16 +179,27 @@ ARMCI_ALIAS(ARMCI_Group_get_world)
 int PARMCI_Absolute_id(ARMCI_Group *group, int group_rank)
 {
     ARMCI_ENTRY();
-    reach_group_t *g = armci_group(group);
-    return g ? reach_group_world_rank(g, group_rank) : -1;
+    armci_handle_t h;
+    if (armci_handle(group, &h) != REACH_SUCCESS)
+        return -1;
+    if (h.group != NULL)
+        return reach_group_world_rank(h.group, group_rank);
+    if (group_rank < 0 || group_rank >= h.size) {
+        armci_error(REACH_ERR_RANK, "rank %d is out of range [0, %d)", group_rank, h.size);
+        return -1;
+    }
+    return h.world[group_rank];
 }
 ARMCI_ALIAS(ARMCI_Absolute_id)
 
+/* MPI_COMM_NULL outside the group, as MPI gives it. */
 MPI_Comm armci_group_comm(ARMCI_Group *group)
 {
     ARMCI_ENTRY();
-    reach_group_t *g = armci_group(group);
-    return g ? reach_group_comm(g) : MPI_COMM_NULL;
+    armci_handle_t h;
+    if (armci_handle(group, &h) != REACH_SUCCESS || h.group == NULL)
+        return MPI_COMM_NULL;
+    return reach_group_comm(h.group);
 }
 
 /* ---- locality domains ------------------------------------------------------ */
@@ -200,7 +257,7 @@ int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new
     reach_group_t *p = armci_group(parent), *g = NULL;
     int st = p ? reach_group_split(p, color, key, &g) : REACH_ERR_HANDLE;
     if (st == REACH_SUCCESS)
-        *new_group = armci_group_handle(g);
+        *new_group = armci_group_handle(g, 0, NULL);
     return st;
 }
 
@@ -210,7 +267,7 @@ int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group)
     reach_group_t *p = armci_group(parent), *g = NULL;
     int st = p ? reach_group_dup(p, &g) : REACH_ERR_HANDLE;
     if (st == REACH_SUCCESS)
-        *new_group = armci_group_handle(g);
+        *new_group = armci_group_handle(g, 0, NULL);
     return st;
 }
 

@@ -12,7 +12,7 @@ static MPI_Comm msg_world_comm = MPI_COMM_NULL;
 
 _Noreturn static void msg_die(const char *what)
 {
-    char msg[256];
+    char msg[320];
     snprintf(msg, sizeof msg, "%s: %s", armci_call(), what);
     reach_abort(1, msg);
 }
@@ -235,35 +235,75 @@ static MPI_Datatype msg_type(int type)
     }
 }
 
-/* absmax and absmin reduce the absolute values, as ARMCI defines them. */
-static void msg_abs(void *x, int n, int type)
+/* absmax and absmin reduce the absolute values, as ARMCI defines them; &&
+ * and || reduce truth values, so that the result is 0 or 1 on a scope of
+ * one process too. */
+static void msg_unary(void *x, int n, int type, int truth)
 {
     for (int i = 0; i < n; i++) {
         switch (type) {
-        case ARMCI_INT: ((int *)x)[i] = abs(((int *)x)[i]); break;
-        case ARMCI_LONG: ((long *)x)[i] = labs(((long *)x)[i]); break;
-        case ARMCI_LONG_LONG: ((long long *)x)[i] = llabs(((long long *)x)[i]); break;
+        case ARMCI_INT: {
+            int *v = (int *)x + i;
+            *v = truth ? *v != 0 : abs(*v);
+            break;
+        }
+        case ARMCI_LONG: {
+            long *v = (long *)x + i;
+            *v = truth ? *v != 0 : labs(*v);
+            break;
+        }
+        case ARMCI_LONG_LONG: {
+            long long *v = (long long *)x + i;
+            *v = truth ? *v != 0 : llabs(*v);
+            break;
+        }
         case ARMCI_FLOAT: ((float *)x)[i] = fabsf(((float *)x)[i]); break;
         case ARMCI_DOUBLE: ((double *)x)[i] = fabs(((double *)x)[i]); break;
         }
     }
 }
 
+static int msg_is(const char *op, const char *name, const char *alias)
+{
+    return strcmp(op, name) == 0 || strcmp(op, alias) == 0;
+}
+
+/* The operations of Global Arrays' message layer; the logical and bitwise
+ * ones take integer types only, as there. */
 static MPI_Op msg_op(const char *op, int type)
 {
     if (op == NULL)
         msg_die("the operation is NULL");
-    if (strcmp(op, "+") == 0 || strcmp(op, "sum") == 0)
+    if (msg_is(op, "+", "sum"))
         return MPI_SUM;
-    if (strcmp(op, "*") == 0 || strcmp(op, "mult") == 0)
+    if (msg_is(op, "*", "mult"))
         return MPI_PROD;
-    if (strcmp(op, "max") == 0 || strcmp(op, "absmax") == 0)
+    if (msg_is(op, "max", "absmax"))
         return MPI_MAX;
-    if (strcmp(op, "min") == 0 || strcmp(op, "absmin") == 0)
+    if (msg_is(op, "min", "absmin"))
         return MPI_MIN;
-    if (strcmp(op, "or") == 0 && type != ARMCI_FLOAT && type != ARMCI_DOUBLE)
-        return MPI_BOR;
-    msg_die("unknown operation (+, *, max, min, absmax, absmin; or for integers)");
+    MPI_Op integer_op = MPI_OP_NULL;
+    if (msg_is(op, "&&", "land"))
+        integer_op = MPI_LAND;
+    else if (msg_is(op, "||", "lor"))
+        integer_op = MPI_LOR;
+    else if (msg_is(op, "&", "band"))
+        integer_op = MPI_BAND;
+    else if (msg_is(op, "|", "bor") || strcmp(op, "or") == 0)
+        integer_op = MPI_BOR;
+    char msg[256];
+    if (integer_op == MPI_OP_NULL)
+        snprintf(msg, sizeof msg,
+                 "unknown operation \"%.32s\": the operations are + (sum), * (mult), max, min, "
+                 "absmax, absmin, and for integer types && (land), || (lor), & (band), "
+                 "| (bor, or)", op);
+    else if (type == ARMCI_FLOAT || type == ARMCI_DOUBLE)
+        snprintf(msg, sizeof msg,
+                 "operation \"%s\" takes integer types only (ARMCI_INT, ARMCI_LONG, "
+                 "ARMCI_LONG_LONG)", op);
+    else
+        return integer_op;
+    msg_die(msg);
 }
 
 /* gop (root < 0: result everywhere) or reduce to the scope's first member. */
@@ -275,8 +315,9 @@ static void msg_reduce(int scope, void *x, int n, const char *op, int type, int 
     MPI_Comm comm = msg_comm(scope, group);
     if (comm == MPI_COMM_NULL || n <= 0)
         return;
-    if (strncmp(op, "abs", 3) == 0)
-        msg_abs(x, n, type);
+    int truth = mop == MPI_LAND || mop == MPI_LOR;
+    if (truth || strncmp(op, "abs", 3) == 0)
+        msg_unary(x, n, type, truth);
     int me;
     MPI_Comm_rank(comm, &me);
     if (!to_first)

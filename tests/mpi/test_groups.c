@@ -1,7 +1,8 @@
 /* Groups through armci.h, armcix.h and reach.h: nested and overlapping
  * groups, collective allocation on a subgroup while the other ranks do
- * other work, the default group, group fences and barriers, ARMCIX split,
- * dup and mutex handles (trylock that does not wait). */
+ * other work, the default group, group fences and barriers, the handles of
+ * processes outside a group and ARMCI_GROUP_NULL, ARMCIX split, dup and
+ * mutex handles (trylock that does not wait). */
 #include "mpi_check.h"
 #include "armci.h"
 #include "armcix.h"
@@ -11,6 +12,17 @@
 #include <string.h>
 
 static int me, np;
+
+/* Whether this process is in group g, found as a program written for
+ * Global Arrays finds it: by walking the members. */
+static int is_member(ARMCI_Group *g)
+{
+    int size = -1, in = 0;
+    ARMCI_Group_size(g, &size);
+    for (int i = 0; i < size; i++)
+        in |= ARMCI_Absolute_id(g, i) == me;
+    return in;
+}
 
 static void test_even_odd(void)
 {
@@ -25,8 +37,9 @@ static void test_even_odd(void)
     ARMCI_Group even, odd;
     ARMCI_Group_create(nev, ev, &even);
     ARMCI_Group_create(nodd, od, &odd);
-    ARMCI_Group mine = me % 2 ? odd : even;
-    CHECK((me % 2 ? even : odd) == ARMCI_GROUP_NULL);
+    ARMCI_Group mine = me % 2 ? odd : even, other = me % 2 ? even : odd;
+    CHECK(is_member(&mine));
+    CHECK(!is_member(&other));
     int grank = -1, gsize = -1;
     CHECK(ARMCI_Group_rank(&mine, &grank) == 0);
     ARMCI_Group_size(&mine, &gsize);
@@ -69,18 +82,20 @@ static void test_even_odd(void)
             list[i] = i;   /* ranks of the even group */
         ARMCI_Group child;
         ARMCI_Group_create_child(half, list, &child, &even);
-        CHECK((child == ARMCI_GROUP_NULL) == (grank >= half));
-        if (child != ARMCI_GROUP_NULL) {
-            int cs;
-            ARMCI_Group_size(&child, &cs);
-            CHECK_EQ_LL(cs, half);
-            CHECK_EQ_LL(ARMCI_Absolute_id(&child, cs - 1), 2 * (half - 1));
+        int cs, cr;
+        ARMCI_Group_size(&child, &cs);
+        CHECK_EQ_LL(cs, half);
+        CHECK_EQ_LL(ARMCI_Absolute_id(&child, cs - 1), 2 * (half - 1));
+        CHECK(ARMCI_Group_rank(&child, &cr) == 0);
+        CHECK_EQ_LL(cr, grank < half ? grank : -1);
+        CHECK(is_member(&child) == (grank < half));
+        if (grank < half) {
             int x = 1;
             armci_msg_group_igop(&x, 1, "+", &child);
             CHECK_EQ_LL(x, half);
-            ARMCI_Group_free(&child);
-            CHECK(child == ARMCI_GROUP_NULL);
         }
+        ARMCI_Group_free(&child);
+        CHECK(child == ARMCI_GROUP_NULL);
     }
     ARMCI_Group_free(&even);
     ARMCI_Group_free(&odd);
@@ -98,7 +113,7 @@ static void test_overlap_default(void)
     ARMCI_Group_create(na, a, &ga);
     ARMCI_Group_create(nb, b, &gb);
     ARMCI_Group_get_world(&world);
-    if (ga != ARMCI_GROUP_NULL) {
+    if (is_member(&ga)) {
         ARMCI_Group_set_default(&ga);
         ARMCI_Group cur;
         ARMCI_Group_get_default(&cur);
@@ -114,7 +129,7 @@ static void test_overlap_default(void)
         CHECK(ARMCI_Free(p[r]) == 0);
         ARMCI_Group_set_default(&world);
     }
-    if (gb != ARMCI_GROUP_NULL) {
+    if (is_member(&gb)) {
         void *p[64];
         int r;
         ARMCI_Group_rank(&gb, &r);
@@ -128,6 +143,46 @@ static void test_overlap_default(void)
     CHECK(ARMCI_Malloc_memdev(q, 128, "host") == 0);
     CHECK(ARMCI_Free_memdev(q[me]) == 0);
     CHECK(ARMCI_Uses_shm_grp(&world) == 1);
+}
+
+/* A process outside a group holds a handle that answers rank -1, the
+ * group's size and members, refuses what only members can do, and frees
+ * without the members; ARMCI_GROUP_NULL is the group of no members. */
+static void test_outside(void)
+{
+    int last[1] = {np - 1}, size = -1, rank = -2;
+    ARMCI_Group g, world, none, empty;
+    ARMCI_Group_create(1, last, &g);
+    CHECK(g != ARMCI_GROUP_NULL);
+    ARMCI_Group_size(&g, &size);
+    CHECK_EQ_LL(size, 1);
+    CHECK(ARMCI_Group_rank(&g, &rank) == 0);
+    CHECK_EQ_LL(rank, me == np - 1 ? 0 : -1);
+    CHECK_EQ_LL(ARMCI_Absolute_id(&g, 0), np - 1);
+    CHECK_EQ_LL(ARMCI_Absolute_id(&g, 1), -1);
+    CHECK((armci_group_comm(&g) == MPI_COMM_NULL) == (me != np - 1));
+    if (me != np - 1) {
+        void *p[1];
+        ARMCI_Group d;
+        CHECK(ARMCI_Malloc_group(p, 8, &g) == REACH_ERR_HANDLE);
+        CHECK(ARMCIX_Group_dup(&g, &d) == REACH_ERR_HANDLE);
+    }
+    ARMCI_Group_free(&g);
+    CHECK(g == ARMCI_GROUP_NULL);
+
+    ARMCI_Group_get_world(&world);
+    CHECK(ARMCIX_Group_split(&world, -1, 0, &none) == 0);
+    CHECK(none == ARMCI_GROUP_NULL);
+    ARMCI_Group_create(0, NULL, &empty);
+    CHECK(empty == ARMCI_GROUP_NULL);
+    ARMCI_Group_size(&none, &size);
+    CHECK_EQ_LL(size, 0);
+    CHECK(ARMCI_Group_rank(&none, &rank) == 0);
+    CHECK_EQ_LL(rank, -1);
+    CHECK_EQ_LL(ARMCI_Absolute_id(&none, 0), -1);
+    CHECK(armci_group_comm(&none) == MPI_COMM_NULL);
+    ARMCI_Group_free(&none);
+    CHECK(none == ARMCI_GROUP_NULL);
 }
 
 static void test_armcix(void)
@@ -224,6 +279,7 @@ int main(int argc, char **argv)
     np = armci_msg_nproc();
     test_even_odd();
     test_overlap_default();
+    test_outside();
     test_armcix();
     test_native();
     ARMCI_Finalize();

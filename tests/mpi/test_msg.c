@@ -1,21 +1,38 @@
-/* The message layer against local computations: every reduction op and
- * type, scopes, select, broadcast variants, bintree, address exchange; and
- * notify and put-with-flag ordering. */
+/* The message layer against local computations: every reduction op with
+ * every type it takes, in every form, and the refusal of the others (with
+ * arguments TYPE OP: see main); scopes, select, broadcast variants,
+ * bintree, address exchange; and notify and put-with-flag ordering. */
 #include "mpi_check.h"
 #include "armci.h"
 #include "message.h"
 #include "reach.h"
 
-#include <math.h>
 #include <string.h>
 
 static int me, np;
 static int node_size, node_first, masters;   /* this rank's node, the number of nodes */
 
-/* Each rank's contribution: signed, so that abs matters. */
+/* Each rank's contribution: signed, so that abs matters. Among the first
+ * 11 elements every rank has each of -5..5 once, its 0 at its own place;
+ * element 11 is 0 everywhere and element 12 only on rank 0 not, so that
+ * && and || give both 0 and 1 at any process count. */
+enum { N = 13 };
 static long long val(int r, int i)
 {
-    return (long long)((r * 7 + i * 3) % 11) - 5;
+    if (i == 12)
+        return r == 0 ? 6 : 0;
+    return i == 11 ? 0 : (long long)((r * 7 + i * 3) % 11) - 5;
+}
+
+/* The operations; from "or" on, integer types only; from "land" on,
+ * other names of the ones before. */
+static const char *ops[] = {"+",  "*",  "max", "min", "absmax", "absmin", "or",  "&&",
+                            "||", "&",  "|",   "land", "lor",   "band",   "bor"};
+enum { NOPS = sizeof ops / sizeof ops[0], FIRST_INTEGER_OP = 6, FIRST_ALIAS = 11 };
+
+static int is(const char *op, const char *a, const char *b)
+{
+    return !strcmp(op, a) || !strcmp(op, b);
 }
 
 static long long fold(const char *op, long long a, long long b)
@@ -26,81 +43,132 @@ static long long fold(const char *op, long long a, long long b)
     if (!strcmp(op, "min")) return a < b ? a : b;
     if (!strcmp(op, "absmax")) return llabs(a) > llabs(b) ? llabs(a) : llabs(b);
     if (!strcmp(op, "absmin")) return llabs(a) < llabs(b) ? llabs(a) : llabs(b);
+    if (is(op, "&&", "land")) return a && b;
+    if (is(op, "||", "lor")) return a || b;
+    if (is(op, "&", "band")) return a & b;
     return a | b;
 }
 
+/* The reduction of element i over ranks[0..nranks-1]: && and || give 0 or
+ * 1 on one rank too. */
 static long long expected(const char *op, int i, int nranks, const int *ranks)
 {
     long long acc = val(ranks[0], i);
     if (!strncmp(op, "abs", 3))
         acc = llabs(acc);
+    if (is(op, "&&", "land") || is(op, "||", "lor"))
+        acc = acc != 0;
     for (int k = 1; k < nranks; k++)
         acc = fold(op, acc, val(ranks[k], i));
     return acc;
 }
 
+/* The ways to reduce: the typed gops over the default group, over its
+ * node and over a group (the even ranks), gop_scope, and reduce (the
+ * result at the first member only). Other names of an operation are tried
+ * with the first only. */
+enum { GOP, CLUS, GROUP, SCOPE, REDUCE, NFORMS };
+static const char *forms[] = {"gop", "clus", "group", "gop_scope", "reduce"};
+
+/* Reduces one array of each type with op the given way. */
+static void reduce_each(int form, int o, ARMCI_Group *group, int *x, long *l, long long *ll,
+                        float *f, double *d)
+{
+    char *op = (char *)ops[o];
+    int floating = o < FIRST_INTEGER_OP;
+    switch (form) {
+    case GOP:
+        armci_msg_igop(x, N, op);
+        armci_msg_lgop(l, N, op);
+        armci_msg_llgop(ll, N, op);
+        if (floating) {
+            armci_msg_fgop(f, N, op);
+            armci_msg_dgop(d, N, op);
+        }
+        break;
+    case CLUS:
+        armci_msg_clus_igop(x, N, op);
+        armci_msg_clus_lgop(l, N, op);
+        armci_msg_clus_llgop(ll, N, op);
+        if (floating) {
+            armci_msg_clus_fgop(f, N, op);
+            armci_msg_clus_dgop(d, N, op);
+        }
+        break;
+    case GROUP:
+        armci_msg_group_igop(x, N, op, group);
+        armci_msg_group_lgop(l, N, op, group);
+        armci_msg_group_llgop(ll, N, op, group);
+        if (floating) {
+            armci_msg_group_fgop(f, N, op, group);
+            armci_msg_group_dgop(d, N, op, group);
+        }
+        break;
+    case SCOPE:
+        armci_msg_gop_scope(SCOPE_ALL, x, N, op, ARMCI_INT);
+        armci_msg_gop_scope(SCOPE_ALL, l, N, op, ARMCI_LONG);
+        armci_msg_gop_scope(SCOPE_ALL, ll, N, op, ARMCI_LONG_LONG);
+        if (floating) {
+            armci_msg_gop_scope(SCOPE_ALL, f, N, op, ARMCI_FLOAT);
+            armci_msg_gop_scope(SCOPE_ALL, d, N, op, ARMCI_DOUBLE);
+        }
+        break;
+    case REDUCE:
+        armci_msg_reduce(x, N, op, ARMCI_INT);
+        armci_msg_reduce(l, N, op, ARMCI_LONG);
+        armci_msg_reduce(ll, N, op, ARMCI_LONG_LONG);
+        if (floating) {
+            armci_msg_reduce(f, N, op, ARMCI_FLOAT);
+            armci_msg_reduce(d, N, op, ARMCI_DOUBLE);
+        }
+        break;
+    }
+}
+
 static void test_reductions(void)
 {
-    static const char *ops[] = {"+", "*", "max", "min", "absmax", "absmin", "or"};
-    int all[256];
+    int all[256], node[256], even[128], neven = (np + 1) / 2;
     for (int r = 0; r < np; r++)
         all[r] = r;
-    enum { N = 5 };
-    for (int o = 0; o < 7; o++) {
-        const char *op = ops[o];
-        int x[N]; long l[N]; long long ll[N]; float f[N]; double d[N];
-        for (int i = 0; i < N; i++)
-            x[i] = (int)val(me, i), l[i] = (long)val(me, i), ll[i] = val(me, i),
-            f[i] = (float)val(me, i), d[i] = (double)val(me, i);
-        armci_msg_igop(x, N, (char *)op);
-        armci_msg_lgop(l, N, (char *)op);
-        armci_msg_llgop(ll, N, (char *)op);
-        if (o < 6) {
-            armci_msg_fgop(f, N, (char *)op);
-            armci_msg_dgop(d, N, (char *)op);
-        }
-        for (int i = 0; i < N; i++) {
-            long long e = expected(op, i, np, all);
-            CHECK_EQ_LL(x[i], (int)e);
-            CHECK_EQ_LL(l[i], (long)e);
-            CHECK_EQ_LL(ll[i], e);
-            if (o < 6) {
-                CHECK(f[i] == (float)e);
-                CHECK(d[i] == (double)e);
+    for (int k = 0; k < node_size; k++)
+        node[k] = reach_node_rank(reach_node_of(me), k);
+    for (int k = 0; k < neven; k++)
+        even[k] = 2 * k;
+    ARMCI_Group evens;
+    ARMCI_Group_create(neven, even, &evens);
+    for (int form = 0; form < NFORMS; form++) {
+        if (form == GROUP && me % 2)
+            continue;
+        int nranks = form == CLUS ? node_size : form == GROUP ? neven : np;
+        const int *ranks = form == CLUS ? node : form == GROUP ? even : all;
+        for (int o = 0; o < (form == GOP ? NOPS : FIRST_ALIAS); o++) {
+            const char *op = ops[o];
+            int x[N]; long l[N]; long long ll[N]; float f[N]; double d[N];
+            for (int i = 0; i < N; i++)
+                x[i] = (int)val(me, i), l[i] = (long)val(me, i), ll[i] = val(me, i),
+                f[i] = (float)val(me, i), d[i] = (double)val(me, i);
+            reduce_each(form, o, &evens, x, l, ll, f, d);
+            if (form == REDUCE && me != 0)
+                continue;
+            int bad = 0;
+            for (int i = 0; i < N; i++) {
+                long long e = expected(op, i, nranks, ranks);
+                bad += x[i] != (int)e || l[i] != (long)e || ll[i] != e;
+                if (o < FIRST_INTEGER_OP)
+                    bad += f[i] != (float)e || d[i] != (double)e;
             }
+            if (bad)
+                fprintf(stderr, "rank %d: %s \"%s\": %d wrong elements\n", me, forms[form], op, bad);
+            CHECK_EQ_LL(bad, 0);
         }
-        /* The same through gop_scope and the typed group calls on world. */
-        ARMCI_Group world;
-        ARMCI_Group_get_world(&world);
-        long long g[N];
-        for (int i = 0; i < N; i++)
-            g[i] = val(me, i);
-        armci_msg_group_gop_scope(SCOPE_ALL, g, N, (char *)op, ARMCI_LONG_LONG, &world);
-        for (int i = 0; i < N; i++)
-            CHECK_EQ_LL(g[i], expected(op, i, np, all));
     }
-    /* reduce: only the first member has the result. */
-    double r = me + 1.0;
-    armci_msg_reduce(&r, 1, "+", ARMCI_DOUBLE);
-    if (me == 0)
-        CHECK(r == np * (np + 1) / 2.0);
+    ARMCI_Group_free(&evens);
     /* Scopes: NODE is this rank's node, MASTERS the first rank of each. */
     int n = 1, m = 1;
     armci_msg_gop_scope(SCOPE_NODE, &n, 1, "+", ARMCI_INT);
     CHECK_EQ_LL(n, node_size);
     armci_msg_gop_scope(SCOPE_MASTERS, &m, 1, "+", ARMCI_INT);
     CHECK_EQ_LL(m, me == node_first ? masters : 1);   /* others are outside: untouched */
-    int c = me;
-    armci_msg_clus_igop(&c, 1, "max");
-    CHECK_EQ_LL(c, node_first + node_size - 1);
-    double cd = 1;
-    armci_msg_clus_dgop(&cd, 1, "+");
-    CHECK(cd == node_size);
-    long cl = 2; long long cll = 3; float cf = 1;
-    armci_msg_clus_lgop(&cl, 1, "*");
-    armci_msg_clus_llgop(&cll, 1, "min");
-    armci_msg_clus_fgop(&cf, 1, "+");
-    CHECK(cl == (long)pow(2, node_size) && cll == 3 && cf == (float)node_size);
     int rs = 2;
     armci_msg_reduce_scope(SCOPE_NODE, &rs, 1, "+", ARMCI_INT);
     if (me == node_first)
@@ -242,6 +310,21 @@ int main(int argc, char **argv)
     node_size = reach_node_size(reach_node_of(me));
     node_first = reach_node_rank(reach_node_of(me), 0);
     masters = reach_node_count();
+    /* With arguments TYPE OP ("int" or "double"): a reduction the message
+     * layer must refuse, ending the job with a message that names the call
+     * (tests/CMakeLists.txt runs it on one process). */
+    if (argc == 3) {
+        int i = 1;
+        double d = 1;
+        if (strcmp(argv[1], "double") == 0)
+            armci_msg_dgop(&d, 1, argv[2]);
+        else
+            armci_msg_igop(&i, 1, argv[2]);
+        fprintf(stderr, "test_msg: %s \"%s\" was not refused\n", argv[1], argv[2]);
+        ARMCI_Finalize();
+        MPI_Finalize();
+        return 1;
+    }
     test_reductions();
     test_sel_bcast_tree();
     test_notify();
