@@ -152,7 +152,7 @@ typedef struct reach_strided {
 REACH_API int reach_put_strided(const void *src, void *dst, const reach_strided_t *shape, int rank);
 REACH_API int reach_get_strided(const void *src, void *dst, const reach_strided_t *shape, int rank);
 /* Accumulate: count[0] a multiple of the element size; the target and its
- * strides aligned to the component size. */
+ * strides any number of bytes (elements are read and written unaligned). */
 REACH_API int reach_acc_strided(reach_type_t type, const void *scale, const void *src, void *dst,
                                 const reach_strided_t *shape, int rank);
 REACH_API int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape,

@@ -18,19 +18,10 @@ static int strided_prepare(const char *call, enum nc_op op, reach_type_t t, cons
     int st = rt_check_rank(call, rank);
     if (st == REACH_SUCCESS)
         st = strided_plan(call, shape, plan, &src_ext, &dst_ext);
+    if (st == REACH_SUCCESS && op == NC_ACC)   /* the target and its strides at any byte */
+        st = acc_check_size(call, t, scale, src_ext ? shape->count[0] : 0);
     if (st != REACH_SUCCESS)
         return st;
-    if (op == NC_ACC) {
-        st = acc_check(call, t, scale, dst, src_ext ? shape->count[0] : 0);
-        size_t cs = (unsigned)t < REACH_TYPE_COUNT ? acc_component_size(t) : 1;
-        for (int i = 0; st == REACH_SUCCESS && src_ext && i < shape->levels; i++)
-            if (shape->count[i + 1] > 1 && shape->dst_stride[i] % cs != 0)
-                st = rt_error(REACH_ERR_ALIGN, call,
-                              "target stride %zu (level %d) is not a multiple of %zu bytes",
-                              shape->dst_stride[i], i, cs);
-        if (st != REACH_SUCCESS)
-            return st;
-    }
     char *remote_l = NULL;
     const void *remote = op == NC_GET ? src : dst;
     st = rt_translate(call, rank, remote, op == NC_GET ? src_ext : dst_ext, &remote_l);
@@ -149,7 +140,7 @@ static int vector_check(const char *call, enum nc_op op, reach_type_t t, const v
             if (st == REACH_SUCCESS)
                 st = rt_check_local(call, local, v[i].bytes, "local address");
             if (st == REACH_SUCCESS && op == NC_ACC)
-                st = acc_check(call, t, scale, remote, v[i].bytes);
+                st = acc_check_size(call, t, scale, v[i].bytes);
         }
     }
     return st;

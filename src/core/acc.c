@@ -17,18 +17,21 @@
 #define ACC_CLONES
 #endif
 
-/* The source and the scale may lie at any address (a message's payload,
- * a caller's buffer): they are read with memcpy, which compiles to plain
- * (unaligned-tolerant) loads. The target is aligned (acc_check). */
+/* The source, the target and the scale may lie at any address (a
+ * message's payload, a caller's buffer, a strided target's rows at any
+ * byte stride): they are read and written with memcpy, which compiles to
+ * plain (unaligned-tolerant) loads and stores. */
 #define ACC_REAL(name, T, U)                                                       \
-    ACC_CLONES static void name(T *restrict d, const char *restrict s, const void *scale, size_t n) \
+    ACC_CLONES static void name(char *restrict d, const char *restrict s, const void *scale, size_t n) \
     {                                                                              \
         T a;                                                                       \
         memcpy(&a, scale, sizeof a);                                               \
         for (size_t i = 0; i < n; i++) {                                           \
-            T v;                                                                   \
+            T x, v;                                                                \
+            memcpy(&x, d + i * sizeof x, sizeof x);                                \
             memcpy(&v, s + i * sizeof v, sizeof v);                                \
-            d[i] = (T)((U)d[i] + (U)a * (U)v);                                     \
+            x = (T)((U)x + (U)a * (U)v);                                           \
+            memcpy(d + i * sizeof x, &x, sizeof x);                                \
         }                                                                          \
     }
 /* Integer arithmetic wraps (unsigned), as the hardware does, without UB. */
@@ -38,15 +41,17 @@ ACC_REAL(acc_float, float, float)
 ACC_REAL(acc_double, double, double)
 
 #define ACC_COMPLEX(name, T)                                                       \
-    ACC_CLONES static void name(T *restrict d, const char *restrict s, const void *scale, size_t n) \
+    ACC_CLONES static void name(char *restrict d, const char *restrict s, const void *scale, size_t n) \
     {                                                                              \
         T a[2];                                                                    \
         memcpy(a, scale, sizeof a);                                                \
         for (size_t i = 0; i < n; i++) {                                           \
-            T v[2];                                                                \
+            T x[2], v[2];                                                          \
+            memcpy(x, d + i * sizeof x, sizeof x);                                 \
             memcpy(v, s + i * sizeof v, sizeof v);                                 \
-            d[2 * i] += a[0] * v[0] - a[1] * v[1];                                 \
-            d[2 * i + 1] += a[0] * v[1] + a[1] * v[0];                             \
+            x[0] += a[0] * v[0] - a[1] * v[1];                                     \
+            x[1] += a[0] * v[1] + a[1] * v[0];                                     \
+            memcpy(d + i * sizeof x, x, sizeof x);                                 \
         }                                                                          \
     }
 ACC_COMPLEX(acc_complex, float)
@@ -66,17 +71,24 @@ void acc_apply(reach_type_t t, const void *scale, const void *src, void *dst, si
     }
 }
 
-int acc_check(const char *call, reach_type_t t, const void *scale, const void *dst, size_t bytes)
+int acc_check_size(const char *call, reach_type_t t, const void *scale, size_t bytes)
 {
     if ((unsigned)t >= REACH_TYPE_COUNT)
         return rt_error(REACH_ERR_TYPE, call, "unknown accumulate type %d", (int)t);
     if (scale == NULL)
         return rt_error(REACH_ERR_ARG, call, "scale is NULL");
-    size_t es = acc_elem_size(t), cs = acc_component_size(t);
+    size_t es = acc_elem_size(t);
     if (bytes % es != 0)
         return rt_error(REACH_ERR_ARG, call, "%zu bytes is not a multiple of the %zu-byte element",
                         bytes, es);
-    if ((uintptr_t)dst % cs != 0)
-        return rt_error(REACH_ERR_ALIGN, call, "target %p is not aligned to %zu bytes", dst, cs);
     return REACH_SUCCESS;
+}
+
+int acc_check(const char *call, reach_type_t t, const void *scale, const void *dst, size_t bytes)
+{
+    int st = acc_check_size(call, t, scale, bytes);
+    if (st == REACH_SUCCESS && (uintptr_t)dst % acc_component_size(t) != 0)
+        st = rt_error(REACH_ERR_ALIGN, call, "target %p is not aligned to %zu bytes", dst,
+                      acc_component_size(t));
+    return st;
 }

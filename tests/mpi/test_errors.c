@@ -108,8 +108,10 @@ int main(int argc, char **argv)
     CHECK(reach_put_strided(buf, tb, &sh, t) == REACH_ERR_ARG);
     CHECK(reach_put_strided(buf, tb, NULL, t) == REACH_ERR_ARG);
     sh.levels = 1;
-    sh.dst_stride[0] = 20;                                        /* not a multiple of 8 */
-    CHECK(reach_acc_strided(REACH_DOUBLE, &d, buf, tb, &sh, t) == REACH_ERR_ALIGN);
+    size_t run = sh.count[0];
+    sh.count[0] = 12;                                             /* not whole doubles */
+    CHECK(reach_acc_strided(REACH_DOUBLE, &d, buf, tb, &sh, t) == REACH_ERR_ARG);
+    sh.count[0] = run;
     sh.dst_stride[0] = SIZE_MAX / 2;                              /* overflows */
     CHECK(reach_put_strided(buf, tb, &sh, t) == REACH_ERR_ARG);
     sh.count[1] = 0;                                              /* nothing to move */
@@ -122,9 +124,8 @@ int main(int argc, char **argv)
     reach_vector_t vnull = {NULL, rs_ok, 1, 8};
     CHECK(reach_put_vector(&vnull, 1, t) == REACH_ERR_ARG);
     CHECK(reach_put_vector(NULL, 1, t) == REACH_ERR_ARG);
-    void *rs_mis[1] = {tb + 4};
-    reach_vector_t vmis = {ls, rs_mis, 1, 8};
-    CHECK(reach_acc_vector(REACH_DOUBLE, &d, &vmis, 1, t) == REACH_ERR_ALIGN);
+    reach_vector_t vpart = {ls, rs_ok, 1, 12};                    /* not whole doubles */
+    CHECK(reach_acc_vector(REACH_DOUBLE, &d, &vpart, 1, t) == REACH_ERR_ARG);
     CHECK(reach_get_vector(v, 2, np) == REACH_ERR_RANK);
     /* Notify and groups. */
     CHECK(reach_notify(np) == REACH_ERR_RANK);
