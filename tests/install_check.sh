@@ -5,14 +5,15 @@
 # build against the prefix through find_package(reach), through pkg-config
 # with mpicc, and through pkg-config with the plain C compiler (a Global
 # Arrays-style program, and one that calls MPI_Init itself), and run on 2
-# processes; the prefix still works after it is moved; the shared
-# libraries export only public names. (The installed reach-bench:
-# bench_install.sh.)
+# processes; the shared libraries export only public names; the prefix
+# still works after it is moved, and the installed reach-bench (where
+# built) writes its report from another folder.
 set -e
 build=$1 src=$2 mpiexec=$3 mpicc=$4
 shift 4
 unset LD_LIBRARY_PATH
 top=$(mktemp -d)
+top=$(cd "$top" && pwd -P)   # as /proc/self/exe names it
 trap 'rm -rf "$top"' EXIT
 prefix=$top/prefix
 fail() { echo "install_check: FAILED: $*"; exit 1; }
@@ -48,6 +49,12 @@ for exe in "$top/pc_counter" "$top/pc_armci" "$top/ga_only" "$top/mpi_first"; do
   run2 "$exe" "$@" || fail "$exe (pkg-config) does not run"
 done
 
+# Only public names leave the shared libraries.
+bad=$(nm -D --defined-only "$libdir/libreach.so" | awk '{print $3}' | grep -v '^reach_' || true)
+[ -z "$bad" ] || fail "libreach.so exports internal symbols: $bad"
+bad=$(nm -D --defined-only "$libdir/libarmci.so" | awk '{print $3}' | grep -v -E '^(ARMCI_|PARMCI_|ARMCIX_|armci_|parmci_)' || true)
+[ -z "$bad" ] || fail "libarmci.so exports internal symbols: $bad"
+
 # A moved prefix: the tools find libreach, and libarmci finds its libreach,
 # through $ORIGIN (libarmci loaded by a program that names neither library
 # nor a run path: Debian's python3).
@@ -55,11 +62,29 @@ mv "$prefix" "$top/moved"
 "$top/moved/bin/reach-info" >/dev/null || fail "reach-info does not run from a moved prefix"
 /usr/bin/python3 -c 'import ctypes, sys; ctypes.CDLL(sys.argv[1])' \
   "$top/moved/${libdir#"$prefix"/}/libarmci.so" || fail "libarmci.so does not find its libreach.so"
-mv "$top/moved" "$prefix"
 
-# Only public names leave the shared libraries.
-bad=$(nm -D --defined-only "$libdir/libreach.so" | awk '{print $3}' | grep -v '^reach_' || true)
-[ -z "$bad" ] || fail "libreach.so exports internal symbols: $bad"
-bad=$(nm -D --defined-only "$libdir/libarmci.so" | awk '{print $3}' | grep -v -E '^(ARMCI_|PARMCI_|ARMCIX_|armci_|parmci_)' || true)
-[ -z "$bad" ] || fail "libarmci.so exports internal symbols: $bad"
+# The installed reach-bench, from the moved prefix and another folder: it
+# runs the report script the install put in share/reach (not the source
+# tree's) and writes report.md and the plots; without the script it names
+# where it looked.
+if [ -x "$top/moved/bin/reach-bench" ]; then
+  test -f "$top/moved/share/reach/reach-report.py" || fail "reach-report.py is not installed in share/reach"
+  ! grep -qF "$src/tools/reach-report.py" "$top/moved/bin/reach-bench" ||
+    fail "the installed reach-bench names the source tree's report script"
+  mkdir "$top/elsewhere"
+  (cd "$top/elsewhere" &&
+    "$mpiexec" "$@" -n 2 "$top/moved/bin/reach-bench" --quick --max-size 64 --only sync --out results) ||
+    fail "the installed reach-bench failed"
+  test -s "$top/elsewhere/results/report.md" || fail "the installed reach-bench wrote no report"
+  test -s "$top/elsewhere/results/sync-np2.png" || fail "the installed reach-bench drew no plot"
+  rm "$top/moved/share/reach/reach-report.py"
+  if "$top/moved/bin/reach-bench" --compare "$top/elsewhere/results" "$top/elsewhere/results" \
+       2>"$top/err"; then
+    fail "reach-bench --compare succeeded without its report script"
+  fi
+  cat "$top/err"
+  grep -qF "looked for $top/moved/bin/reach-report.py and $top/moved/bin/../share/reach/reach-report.py" \
+    "$top/err" || fail "reach-bench does not say where it looked for its report script"
+fi
+
 echo "install_check: passed"
