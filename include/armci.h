@@ -11,28 +11,50 @@
 extern "C" {
 #endif
 
+/* The types, constant values and layouts are those of ARMCI-MPI's armci.h
+ * (Debian's libarmci-mpi-dev), so that a program or library compiled
+ * against that header -- Debian's prebuilt Global Arrays among them --
+ * links against reach's libarmci without a rebuild; the names are also
+ * those Global Arrays' own armci.h gives. */
+
+/* A vector descriptor: ptr_array_len segments of bytes each. */
 typedef struct {
     void **src_ptr_array;
     void **dst_ptr_array;
-    int ptr_array_len;
     int bytes;
+    int ptr_array_len;
 } armci_giov_t;
 
 typedef long armci_size_t;
 
-/* Non-blocking request handle. data[0] is 0 for a handle that carries no
- * operation (ARMCI_INIT_HANDLE or completed); the rest holds reach's request. */
-typedef struct {
-    int data[4];
-    double dummy[72];
+/* Non-blocking request handle (ARMCI-MPI's layout). target is the rank the
+ * handle's operations went to (-1 while it carries none), aggregate is 1
+ * for an aggregate handle. A wait completes every operation to the
+ * handle's target (all targets for an aggregate handle), as in ARMCI-MPI. */
+typedef struct armci_hdl_s {
+    int target;
+    int aggregate;
 } armci_hdl_t;
 #define armci_req_t armci_hdl_t
-#define ARMCI_INIT_HANDLE(hdl) do { (hdl)->data[0] = 0; (hdl)->data[1] = 0; \
-                                    (hdl)->data[2] = 0; (hdl)->data[3] = 0; } while (0)
 
-typedef int ARMCI_Group;
+/* A group handle (ARMCI-MPI's layout). reach fills it and owns what it
+ * points to until ARMCI_Group_free: comm is the group's communicator
+ * (MPI_COMM_NULL in a process outside the group), grp_to_abs the members'
+ * job-wide ranks, abs_to_grp each job-wide rank's rank in the group (-1
+ * for others), rank this process's rank in it (-1 outside), size the
+ * number of members. noncoll_pgroup_comm is MPI_COMM_NULL. Copies of a
+ * handle name the same group. */
+typedef struct {
+    MPI_Comm comm;
+    MPI_Comm noncoll_pgroup_comm;
+    int *grp_to_abs;
+    int *abs_to_grp;
+    int rank;
+    int size;
+} ARMCI_Group;
+
 typedef int armci_domain_t;
-#define ARMCI_DOMAIN_SMP 0
+enum armci_domain_e { ARMCI_DOMAIN_SMP };
 
 #define FAIL  -1
 #define FAIL2 -2
@@ -43,18 +65,11 @@ typedef int armci_domain_t;
 #define FAIL7 -7
 #define FAIL8 -8
 
-#define ARMCI_SWAP 10
-#define ARMCI_SWAP_LONG 11
-#define ARMCI_FETCH_AND_ADD 12
-#define ARMCI_FETCH_AND_ADD_LONG 13
+enum ARMCI_Rmw_e { ARMCI_FETCH_AND_ADD, ARMCI_FETCH_AND_ADD_LONG, ARMCI_SWAP, ARMCI_SWAP_LONG };
 
-#define ARMCI_ACC_OFF 36
-#define ARMCI_ACC_INT (ARMCI_ACC_OFF + 1)
-#define ARMCI_ACC_DBL (ARMCI_ACC_OFF + 2)
-#define ARMCI_ACC_FLT (ARMCI_ACC_OFF + 3)
-#define ARMCI_ACC_CPL (ARMCI_ACC_OFF + 4)
-#define ARMCI_ACC_DCP (ARMCI_ACC_OFF + 5)
-#define ARMCI_ACC_LNG (ARMCI_ACC_OFF + 6)
+/* Accumulate types: int, long, float, double, single and double complex. */
+enum ARMCI_Acc_e { ARMCI_ACC_INT, ARMCI_ACC_LNG, ARMCI_ACC_FLT, ARMCI_ACC_DBL, ARMCI_ACC_CPL,
+                   ARMCI_ACC_DCP };
 
 #define ARMCI_MAX_STRIDE_LEVEL 8
 
@@ -63,12 +78,17 @@ extern int ARMCI_Init(void);
 extern int ARMCI_Init_args(int *argc, char ***argv);
 /* Starts on comm's processes instead of MPI_COMM_WORLD's. */
 extern int ARMCI_Init_mpi_comm(MPI_Comm comm);
+/* ARMCI-MPI's threaded start-up: armci_requested is an MPI_THREAD_* level.
+ * reach serves any level (its server thread never calls MPI); MPI must be
+ * initialized at a level that suits the program's own threads. */
+extern int ARMCI_Init_thread(int armci_requested);
+extern int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
 extern int ARMCI_Initialized(void);
-extern void ARMCI_Finalize(void);
+extern int ARMCI_Finalize(void);
 /* reach's shared memory has no name in the file system: nothing to clean. */
 extern void ARMCI_Cleanup(void);
 /* Prints msg and code, ends the whole job; the exit status is never 0. */
-extern void ARMCI_Error(char *msg, int code);
+extern void ARMCI_Error(const char *msg, int code);
 
 /* memory: collective over the default group; ptr_arr has one entry per
  * member */
@@ -154,6 +174,8 @@ extern int ARMCI_NbPutValueInt(int src, void *dst, int proc, armci_hdl_t *nb_han
 extern int ARMCI_NbPutValueLong(long src, void *dst, int proc, armci_hdl_t *nb_handle);
 extern int ARMCI_NbPutValueFloat(float src, void *dst, int proc, armci_hdl_t *nb_handle);
 extern int ARMCI_NbPutValueDouble(double src, void *dst, int proc, armci_hdl_t *nb_handle);
+/* Makes a handle that carries no operation; a wait on it returns at once. */
+extern void ARMCI_INIT_HANDLE(armci_hdl_t *nb_handle);
 extern int ARMCI_Wait(armci_hdl_t *nb_handle);
 /* 0 once the operation is complete, 1 while it is not */
 extern int ARMCI_Test(armci_hdl_t *nb_handle);
@@ -189,9 +211,9 @@ extern void ARMCI_Unlock(int mutex, int proc);
 /* groups: ARMCI_Group_create is collective over the default group,
  * _create_child over parent; pid_list holds ranks of that group. A process
  * not in the list receives a handle too: its rank there is -1, while the
- * size and ARMCI_Absolute_id answer for the members. ARMCI_GROUP_NULL is
- * the group of no members (size 0). */
-#define ARMCI_GROUP_NULL (-1)
+ * size and ARMCI_Absolute_id answer for the members. A freed handle, and
+ * the result of a split that leaves the process out, is the group of no
+ * members (size 0, rank -1). */
 extern void ARMCI_Group_create(int n, int *pid_list, ARMCI_Group *group_out);
 extern void ARMCI_Group_create_child(int n, int *pid_list, ARMCI_Group *group_out,
                                      ARMCI_Group *group_parent);
@@ -220,5 +242,10 @@ extern void armci_stride_info_init(void);
 #if defined(__cplusplus) || defined(c_plusplus)
 }
 #endif
+
+/* As in ARMCI-MPI, armci.h brings the message layer and the profiling
+ * interface (PARMCI_*) with it. */
+#include "message.h"
+#include "parmci.h"
 
 #endif /* _ARMCI_H */

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* Collective over parent. A negative color leaves the process out
- * (new_group = ARMCI_GROUP_NULL). */
+ * (new_group is the group of no members). */
 extern int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new_group);
 extern int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group);
 

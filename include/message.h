@@ -5,7 +5,11 @@
  * the calls without a group argument), SCOPE_NODE the members on this
  * process's node, SCOPE_MASTERS the first member on each node. Roots are
  * ranks of the group. Reduction ops: "+", "*", "max", "min", "absmax",
- * "absmin", and "or" for integer types. */
+ * "absmin", and for integer types "&&" ("land"), "||" ("lor"), "&"
+ * ("band") and "|" ("bor", "or").
+ *
+ * Constant values are ARMCI-MPI's (see armci.h); as there, armci_msg_sel
+ * is a function. */
 #ifndef _MESSAGE_H_
 #define _MESSAGE_H_
 
@@ -15,18 +19,9 @@
 extern "C" {
 #endif
 
-#define ARMCI_INT       -99
-#define ARMCI_LONG      -101
-#define ARMCI_LONG_LONG -102
-#define ARMCI_FLOAT     -306
-#define ARMCI_DOUBLE    -307
+enum armci_scope_e { SCOPE_ALL, SCOPE_NODE, SCOPE_MASTERS };
 
-#define SCOPE_ALL     333
-#define SCOPE_NODE    337
-#define SCOPE_MASTERS 339
-
-#define armci_msg_sel(x, n, op, type, contribute) \
-    armci_msg_sel_scope(SCOPE_ALL, (x), (n), (op), (type), (contribute))
+enum armci_type_e { ARMCI_INT, ARMCI_LONG, ARMCI_LONG_LONG, ARMCI_FLOAT, ARMCI_DOUBLE };
 
 extern void armci_msg_init(int *argc, char ***argv);
 extern void armci_msg_finalize(void);
@@ -82,6 +77,7 @@ extern void armci_msg_group_dgop(double *x, int n, char *op, ARMCI_Group *group)
 /* Select: x holds n bytes whose first element (of type) is compared; the
  * buffer of the contributing process with the "max" or "min" value reaches
  * every process of the scope (lowest rank on a tie). */
+extern void armci_msg_sel(void *x, int n, char *op, int type, int contribute);
 extern void armci_msg_sel_scope(int scope, void *x, int n, char *op, int type, int contribute);
 
 /* ptr_ar[n]: each member sets its own entry; afterwards all hold all. */

@@ -15,10 +15,12 @@ extern "C" {
 extern int PARMCI_Init(void);
 extern int PARMCI_Init_args(int *argc, char ***argv);
 extern int PARMCI_Init_mpi_comm(MPI_Comm comm);
+extern int PARMCI_Init_thread(int armci_requested);
+extern int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
 extern int PARMCI_Initialized(void);
-extern void PARMCI_Finalize(void);
+extern int PARMCI_Finalize(void);
 extern void PARMCI_Cleanup(void);
-extern void PARMCI_Error(char *msg, int code);
+extern void PARMCI_Error(const char *msg, int code);
 extern int PARMCI_Malloc(void *ptr_arr[], armci_size_t bytes);
 extern int PARMCI_Free(void *ptr);
 extern int PARMCI_Malloc_group(void *ptr_arr[], armci_size_t bytes, ARMCI_Group *group);
@@ -69,6 +71,7 @@ extern int PARMCI_NbPutValueInt(int src, void *dst, int proc, armci_hdl_t *nb_ha
 extern int PARMCI_NbPutValueLong(long src, void *dst, int proc, armci_hdl_t *nb_handle);
 extern int PARMCI_NbPutValueFloat(float src, void *dst, int proc, armci_hdl_t *nb_handle);
 extern int PARMCI_NbPutValueDouble(double src, void *dst, int proc, armci_hdl_t *nb_handle);
+extern void PARMCI_INIT_HANDLE(armci_hdl_t *nb_handle);
 extern int PARMCI_Wait(armci_hdl_t *nb_handle);
 extern int PARMCI_Test(armci_hdl_t *nb_handle);
 extern int PARMCI_WaitAll(void);

@@ -14,7 +14,13 @@ apt-get install -y -qq --no-install-recommends \
     openmpi-bin libopenmpi-dev \
     clang libclang-rt-14-dev \
     procps python3 python3-matplotlib \
+    libglobalarrays-dev libarmci-mpi-dev \
+    libscalapack-mpich-dev libscalapack-openmpi-dev libopenblas-dev libgfortran-12-dev \
     mmdebstrap >/dev/null
+# Global Arrays as Debian builds it (libga-mpich.a, libga-openmpi.a) and the
+# ARMCI it was built against (ARMCI-MPI) are the consumer tests' programs
+# and ga-bench's baseline; linking them needs ScaLAPACK, LAPACK, BLAS and
+# the Fortran runtime.
 # Both MPIs are installed (the tests also run under Open MPI); MPICH stays
 # the default mpicc, mpiexec and mpi.h, which Open MPI would otherwise take.
 update-alternatives --quiet --set mpi /usr/bin/mpicc.mpich

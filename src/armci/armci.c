@@ -71,18 +71,43 @@ int PARMCI_Init_mpi_comm(MPI_Comm comm)
 }
 ARMCI_ALIAS(ARMCI_Init_mpi_comm)
 
+/* The level is checked, not used: reach's server thread never calls MPI,
+ * so any level MPI runs at serves it. */
+static int armci_thread_level(int level)
+{
+    if (level != MPI_THREAD_SINGLE && level != MPI_THREAD_FUNNELED &&
+        level != MPI_THREAD_SERIALIZED && level != MPI_THREAD_MULTIPLE)
+        return armci_error(REACH_ERR_ARG, "%d is not an MPI_THREAD_* level", level);
+    return REACH_SUCCESS;
+}
+
+int PARMCI_Init_thread(int armci_requested)
+{
+    ARMCI_ENTRY();
+    int st = armci_thread_level(armci_requested);
+    return st != REACH_SUCCESS ? st : reach_init(NULL, NULL);
+}
+ARMCI_ALIAS(ARMCI_Init_thread)
+
+int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm)
+{
+    ARMCI_ENTRY();
+    int st = armci_thread_level(armci_requested);
+    return st != REACH_SUCCESS ? st : reach_init_comm(comm);
+}
+ARMCI_ALIAS(ARMCI_Init_thread_comm)
+
 int PARMCI_Initialized(void)
 {
     return reach_initialized();
 }
 ARMCI_ALIAS(ARMCI_Initialized)
 
-void PARMCI_Finalize(void)
+int PARMCI_Finalize(void)
 {
     armci_mutexes = NULL;   /* reach_finalize destroys every mutex set */
     armci_groups_reset();
-    if (reach_initialized())
-        reach_finalize();
+    return reach_initialized() ? reach_finalize() : REACH_SUCCESS;
 }
 ARMCI_ALIAS(ARMCI_Finalize)
 
@@ -91,7 +116,7 @@ void PARMCI_Cleanup(void)
 }
 ARMCI_ALIAS(ARMCI_Cleanup)
 
-void PARMCI_Error(char *msg, int code)
+void PARMCI_Error(const char *msg, int code)
 {
     char line[512];
     snprintf(line, sizeof line, "ARMCI_Error: %s %d", msg ? msg : "", code);
@@ -274,15 +299,10 @@ int armci_acc_type(int optype)
     }
 }
 
-reach_request_t *armci_req(armci_hdl_t *h, reach_request_t *implicit)
+int armci_mark(armci_hdl_t *h, int st, int proc)
 {
-    return (h && !h->data[1]) ? (reach_request_t *)(void *)h->dummy : implicit;
-}
-
-int armci_mark(armci_hdl_t *h, int st)
-{
-    if (h && st == REACH_SUCCESS)
-        h->data[0] = 1;
+    if (h != NULL && st == REACH_SUCCESS && !h->aggregate)
+        h->target = proc;
     return st;
 }
 
@@ -297,9 +317,9 @@ static int armci_acc(int optype, void *scale, void *src, void *dst, int bytes, i
         return REACH_ERR_ARG;
     if (!nb)
         return reach_acc((reach_type_t)t, scale, src, dst, (size_t)bytes, proc);
-    reach_request_t implicit;
-    return armci_mark(h, reach_acc_nb((reach_type_t)t, scale, src, dst, (size_t)bytes, proc,
-                                      armci_req(h, &implicit)));
+    reach_request_t req;
+    return armci_mark(h, reach_acc_nb((reach_type_t)t, scale, src, dst, (size_t)bytes, proc, &req),
+                      proc);
 }
 
 int PARMCI_Acc(int optype, void *scale, void *src, void *dst, int bytes, int proc)
@@ -324,20 +344,20 @@ ARMCI_ALIAS(ARMCI_Put_flag)
 int PARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
 {
     ARMCI_ENTRY();
-    reach_request_t implicit;
+    reach_request_t req;
     if (!armci_bytes(bytes))
         return REACH_ERR_ARG;
-    return armci_mark(h, reach_put_nb(src, dst, (size_t)bytes, proc, armci_req(h, &implicit)));
+    return armci_mark(h, reach_put_nb(src, dst, (size_t)bytes, proc, &req), proc);
 }
 ARMCI_ALIAS(ARMCI_NbPut)
 
 int PARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
 {
     ARMCI_ENTRY();
-    reach_request_t implicit;
+    reach_request_t req;
     if (!armci_bytes(bytes))
         return REACH_ERR_ARG;
-    return armci_mark(h, reach_get_nb(src, dst, (size_t)bytes, proc, armci_req(h, &implicit)));
+    return armci_mark(h, reach_get_nb(src, dst, (size_t)bytes, proc, &req), proc);
 }
 ARMCI_ALIAS(ARMCI_NbGet)
 
@@ -377,34 +397,37 @@ ARMCI_VALUE(double, Double)
 
 /* ---- completion ------------------------------------------------------------ */
 
-/* An aggregate handle's operations are implicit ones, so its wait is a
- * wait for all; a plain handle waits for its own request. */
+/* Every non-blocking operation is issued as an implicit one of reach's
+ * (its request is not kept: the 8 bytes of ARMCI-MPI's handle cannot hold
+ * one), and the handle records where it went. A wait completes every
+ * operation to that rank, or to all for an aggregate handle. */
+void PARMCI_INIT_HANDLE(armci_hdl_t *h)
+{
+    if (h != NULL)
+        *h = (armci_hdl_t){.target = -1, .aggregate = 0};
+}
+ARMCI_ALIAS(ARMCI_INIT_HANDLE)
+
 int PARMCI_Wait(armci_hdl_t *h)
 {
     ARMCI_ENTRY();
-    if (h == NULL || h->data[0] == 0)
-        return 0;
-    int st = h->data[1] ? reach_wait_all() : reach_wait((reach_request_t *)(void *)h->dummy);
+    if (h == NULL)
+        return REACH_SUCCESS;
+    int st = h->aggregate ? reach_wait_all() : h->target == -1 ? REACH_SUCCESS
+                                                               : reach_wait_rank(h->target);
     if (st == REACH_SUCCESS)
-        h->data[0] = 0;
+        h->target = -1;
     return st;
 }
 ARMCI_ALIAS(ARMCI_Wait)
 
+/* 0 once the handle's operations are complete. reach completes an
+ * operation to a rank of the node when its call returns, and one to
+ * another node by the wait; a test therefore completes what it asks about. */
 int PARMCI_Test(armci_hdl_t *h)
 {
     ARMCI_ENTRY();
-    if (h == NULL || h->data[0] == 0)
-        return 0;
-    if (h->data[1])
-        return PARMCI_Wait(h) == REACH_SUCCESS ? 0 : 1;
-    int done = 0;
-    int st = reach_test((reach_request_t *)(void *)h->dummy, &done);
-    if (st != REACH_SUCCESS)
-        return st;
-    if (done)
-        h->data[0] = 0;
-    return done ? 0 : 1;
+    return PARMCI_Wait(h) == REACH_SUCCESS ? 0 : 1;
 }
 ARMCI_ALIAS(ARMCI_Test)
 
@@ -424,15 +447,15 @@ ARMCI_ALIAS(ARMCI_WaitProc)
 
 void PARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *h)
 {
-    if (h)
-        h->data[1] = 1;
+    if (h != NULL)
+        *h = (armci_hdl_t){.target = -1, .aggregate = 1};
 }
 ARMCI_ALIAS(ARMCI_SET_AGGREGATE_HANDLE)
 
 void PARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t *h)
 {
-    if (h)
-        h->data[1] = 0;
+    if (h != NULL)
+        *h = (armci_hdl_t){.target = -1, .aggregate = 0};
 }
 ARMCI_ALIAS(ARMCI_UNSET_AGGREGATE_HANDLE)
 

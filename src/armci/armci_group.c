@@ -1,137 +1,190 @@
-/* ARMCI groups as handles (GA's ARMCI_Group is an int) over reach groups;
- * locality domains; the ARMCIX extensions. */
+/* ARMCI groups over reach groups (the handle is ARMCI-MPI's struct, see
+ * armci.h); locality domains; the ARMCIX extensions. */
 #include "armci_internal.h"
 
 #include <stdlib.h>
 
 /* What a handle stands for: a group of this process, or one that it is not
- * a member of, known by its members' job-wide ranks. */
+ * a member of, known by its members' job-wide ranks. A handle names its
+ * record by grp_to_abs, which is the record's members array. */
 typedef struct {
     reach_group_t *group;   /* NULL: this process is not a member */
-    int size;               /* without group: the number of members */
-    int *world;             /* without group: their job-wide ranks */
-} armci_handle_t;
+    int size;
+    int *members;           /* job-wide rank of each member: grp_to_abs */
+    int *inverse;           /* group rank of each job-wide rank, or -1: abs_to_grp */
+} armci_record_t;
 
-/* Handle 0 is the world; others index this table. ARMCI_GROUP_NULL is the
- * group of no members. */
-static armci_handle_t *table;
+/* Record 0 is the world; a slot whose members is NULL is free. */
+static armci_record_t *table;
 static int table_len;
-static ARMCI_Group default_handle;
-static const armci_handle_t null_handle;
+static int default_record;
+
+/* The group of no members: a freed handle, or a split that leaves this
+ * process out. */
+static const ARMCI_Group armci_no_group = {.comm = MPI_COMM_NULL,
+                                           .noncoll_pgroup_comm = MPI_COMM_NULL,
+                                           .rank = -1};
 
 void armci_groups_reset(void)
 {
-    for (int h = 0; h < table_len; h++)
-        free(table[h].world);
+    for (int i = 0; i < table_len; i++) {
+        free(table[i].members);
+        free(table[i].inverse);
+    }
     free(table);
     table = NULL;
     table_len = 0;
-    default_handle = 0;
+    default_record = 0;
 }
 
-static int armci_handle_live(int h)
+static void *armci_alloc(size_t bytes)
 {
-    return table[h].group != NULL || table[h].world != NULL;
+    void *p = malloc(bytes);
+    if (p == NULL)
+        reach_abort(1, "ARMCI groups: out of memory");
+    return p;
 }
 
-/* What *group stands for, into *h; an error (after a message) if it is no
- * handle of this process. */
-static int armci_handle(const ARMCI_Group *group, armci_handle_t *h)
+/* A record for g, or for the n members (job-wide ranks, taken over) of a
+ * group this process is not in; its index. */
+static int armci_record_add(reach_group_t *g, int n, int *members)
 {
-    *h = null_handle;
+    int i = 0;
+    while (i < table_len && table[i].members != NULL)
+        i++;
+    if (i == table_len) {
+        int len = table_len ? table_len * 2 : 8;
+        armci_record_t *t = realloc(table, sizeof *t * (size_t)len);
+        if (t == NULL)
+            reach_abort(1, "ARMCI groups: out of memory");
+        for (int j = table_len; j < len; j++)
+            t[j] = (armci_record_t){0};
+        table = t;
+        table_len = len;
+    }
+    if (g != NULL) {
+        n = reach_group_size(g);
+        members = armci_alloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+        for (int r = 0; r < n; r++)
+            members[r] = reach_group_world_rank(g, r);
+    }
+    int world = reach_size();
+    int *inverse = armci_alloc(sizeof(int) * (size_t)world);
+    for (int w = 0; w < world; w++)
+        inverse[w] = -1;
+    for (int r = 0; r < n; r++)
+        inverse[members[r]] = r;
+    table[i] = (armci_record_t){g, n, members, inverse};
+    return i;
+}
+
+/* The world's record exists once reach has started; an error (after a
+ * message) before. */
+static int armci_groups_ready(void)
+{
     if (!reach_initialized())
         return armci_error(REACH_ERR_NOT_INIT, "ARMCI is not initialized");
-    if (group != NULL && *group == ARMCI_GROUP_NULL)
-        return REACH_SUCCESS;
-    if (group != NULL && *group == 0) {
-        h->group = reach_group_world();
-        return REACH_SUCCESS;
-    }
-    if (group == NULL || *group < 0 || *group >= table_len || !armci_handle_live(*group))
-        return armci_error(REACH_ERR_HANDLE, "group %d is not a group of this process",
-                           group ? *group : -1);
-    *h = table[*group];
+    if (table_len == 0)
+        armci_record_add(reach_group_world(), 0, NULL);
     return REACH_SUCCESS;
+}
+
+/* The index of the record *group names, or -1 for the group of no members;
+ * an error (after a message) if it is no handle of this process. */
+static int armci_record(const ARMCI_Group *group, int *index)
+{
+    *index = -1;
+    int st = armci_groups_ready();
+    if (st != REACH_SUCCESS)
+        return st;
+    if (group == NULL)
+        return armci_error(REACH_ERR_HANDLE, "the group is NULL");
+    if (group->grp_to_abs == NULL && group->size == 0 && group->comm == MPI_COMM_NULL)
+        return REACH_SUCCESS;
+    for (int i = 0; i < table_len; i++)
+        if (table[i].members != NULL && table[i].members == group->grp_to_abs) {
+            *index = i;
+            return REACH_SUCCESS;
+        }
+    return armci_error(REACH_ERR_HANDLE,
+                       "the handle (size %d, rank %d) is not a group of this process "
+                       "(made by ARMCI_Group_create or _get_world and not freed)",
+                       group->size, group->rank);
+}
+
+/* Fills *out for record i (-1: the group of no members). */
+static void armci_handle_fill(int i, ARMCI_Group *out)
+{
+    if (i < 0) {
+        *out = armci_no_group;
+        return;
+    }
+    const armci_record_t *r = &table[i];
+    *out = (ARMCI_Group){.comm = r->group ? reach_group_comm(r->group) : MPI_COMM_NULL,
+                         .noncoll_pgroup_comm = MPI_COMM_NULL,
+                         .grp_to_abs = r->members,
+                         .abs_to_grp = r->inverse,
+                         .rank = r->group ? reach_group_rank(r->group) : -1,
+                         .size = r->size};
 }
 
 reach_group_t *armci_group(const ARMCI_Group *group)
 {
-    armci_handle_t h;
-    if (armci_handle(group, &h) != REACH_SUCCESS)
+    int i;
+    if (armci_record(group, &i) != REACH_SUCCESS)
         return NULL;
-    if (h.group == NULL)
-        armci_error(REACH_ERR_HANDLE, "this process is not a member of group %d", *group);
-    return h.group;
+    if (i < 0 || table[i].group == NULL)
+        armci_error(REACH_ERR_HANDLE, "this process is not a member of the group");
+    return i < 0 ? NULL : table[i].group;
 }
 
 reach_group_t *armci_default_group(void)
 {
-    return armci_group(&default_handle);
-}
-
-/* A handle for group g, or for a group of size members (job-wide ranks
- * world) that this process is not in; ARMCI_GROUP_NULL for neither. */
-static ARMCI_Group armci_group_handle(reach_group_t *g, int size, int *world)
-{
-    if (g == NULL && world == NULL)
-        return ARMCI_GROUP_NULL;
-    int h = 1;
-    while (h < table_len && armci_handle_live(h))
-        h++;
-    if (h >= table_len) {
-        int len = table_len ? table_len * 2 : 8;
-        armci_handle_t *t = realloc(table, sizeof *t * (size_t)len);
-        if (t == NULL)
-            reach_abort(1, "ARMCI groups: out of memory");
-        for (int i = table_len; i < len; i++)
-            t[i] = null_handle;
-        table = t;
-        table_len = len;
-    }
-    table[h] = (armci_handle_t){g, size, world};
-    return h;
+    return armci_groups_ready() == REACH_SUCCESS ? table[default_record].group : NULL;
 }
 
 /* A process outside the new group gets a handle too, which knows the
- * members (a group of none is ARMCI_GROUP_NULL). */
+ * members (a group of none is the group of no members). */
 void PARMCI_Group_create_child(int n, int *pid_list, ARMCI_Group *group_out, ARMCI_Group *parent)
 {
     ARMCI_ENTRY();
     reach_group_t *p = armci_group(parent), *g = NULL;
     armci_check(p ? reach_group_create(p, n, pid_list, &g) : REACH_ERR_HANDLE);
-    int *world = NULL;
+    int *members = NULL;
     if (g == NULL && n > 0) {
-        world = malloc(sizeof(int) * (size_t)n);
-        if (world == NULL)
-            reach_abort(1, "ARMCI groups: out of memory");
+        members = armci_alloc(sizeof(int) * (size_t)n);
         for (int i = 0; i < n; i++)
-            world[i] = reach_group_world_rank(p, pid_list[i]);
+            members[i] = reach_group_world_rank(p, pid_list[i]);
     }
-    *group_out = armci_group_handle(g, n, world);
+    armci_handle_fill(g || members ? armci_record_add(g, n, members) : -1, group_out);
 }
 ARMCI_ALIAS(ARMCI_Group_create_child)
 
 void PARMCI_Group_create(int n, int *pid_list, ARMCI_Group *group_out)
 {
     ARMCI_ENTRY();
-    PARMCI_Group_create_child(n, pid_list, group_out, &default_handle);
+    ARMCI_Group d;
+    PARMCI_Group_get_default(&d);
+    PARMCI_Group_create_child(n, pid_list, group_out, &d);
 }
 ARMCI_ALIAS(ARMCI_Group_create)
 
+/* The world's handle is not freed (another call gets it again). */
 void PARMCI_Group_free(ARMCI_Group *group)
 {
     ARMCI_ENTRY();
-    if (group == NULL || *group == ARMCI_GROUP_NULL)
+    int i;
+    armci_check(armci_record(group, &i));
+    if (i <= 0)
         return;
-    armci_handle_t h;
-    armci_check(armci_handle(group, &h));
-    if (h.group != NULL)
-        armci_check(reach_group_free(h.group));
-    free(h.world);
-    table[*group] = null_handle;
-    if (default_handle == *group)
-        default_handle = 0;
-    *group = ARMCI_GROUP_NULL;
+    if (table[i].group != NULL)
+        armci_check(reach_group_free(table[i].group));
+    free(table[i].members);
+    free(table[i].inverse);
+    table[i] = (armci_record_t){0};
+    if (default_record == i)
+        default_record = 0;
+    *group = armci_no_group;
 }
 ARMCI_ALIAS(ARMCI_Group_free)
 
@@ -139,10 +192,9 @@ ARMCI_ALIAS(ARMCI_Group_free)
 int PARMCI_Group_rank(ARMCI_Group *group, int *rank)
 {
     ARMCI_ENTRY();
-    armci_handle_t h;
-    int st = armci_handle(group, &h);
+    int i, st = armci_record(group, &i);
     if (st == REACH_SUCCESS)
-        *rank = h.group ? reach_group_rank(h.group) : -1;
+        *rank = i >= 0 && table[i].group ? reach_group_rank(table[i].group) : -1;
     return st;
 }
 ARMCI_ALIAS(ARMCI_Group_rank)
@@ -150,45 +202,51 @@ ARMCI_ALIAS(ARMCI_Group_rank)
 void PARMCI_Group_size(ARMCI_Group *group, int *size)
 {
     ARMCI_ENTRY();
-    armci_handle_t h;
-    armci_check(armci_handle(group, &h));
-    *size = h.group ? reach_group_size(h.group) : h.size;
+    int i;
+    armci_check(armci_record(group, &i));
+    *size = i >= 0 ? table[i].size : 0;
 }
 ARMCI_ALIAS(ARMCI_Group_size)
 
 void PARMCI_Group_set_default(ARMCI_Group *group)
 {
     ARMCI_ENTRY();
-    armci_check(armci_group(group) ? REACH_SUCCESS : REACH_ERR_HANDLE);
-    default_handle = *group;
+    int i, st = armci_record(group, &i);
+    if (st == REACH_SUCCESS && (i < 0 || table[i].group == NULL))
+        st = armci_error(REACH_ERR_HANDLE, "this process is not a member of the group");
+    armci_check(st);
+    default_record = i;
 }
 ARMCI_ALIAS(ARMCI_Group_set_default)
 
 void PARMCI_Group_get_default(ARMCI_Group *group_out)
 {
-    *group_out = default_handle;
+    ARMCI_ENTRY();
+    armci_check(armci_groups_ready());
+    armci_handle_fill(default_record, group_out);
 }
 ARMCI_ALIAS(ARMCI_Group_get_default)
 
 void PARMCI_Group_get_world(ARMCI_Group *group_out)
 {
-    *group_out = 0;
+    ARMCI_ENTRY();
+    armci_check(armci_groups_ready());
+    armci_handle_fill(0, group_out);
 }
 ARMCI_ALIAS(ARMCI_Group_get_world)
 
 int PARMCI_Absolute_id(ARMCI_Group *group, int group_rank)
 {
     ARMCI_ENTRY();
-    armci_handle_t h;
-    if (armci_handle(group, &h) != REACH_SUCCESS)
+    int i;
+    if (armci_record(group, &i) != REACH_SUCCESS)
         return -1;
-    if (h.group != NULL)
-        return reach_group_world_rank(h.group, group_rank);
-    if (group_rank < 0 || group_rank >= h.size) {
-        armci_error(REACH_ERR_RANK, "rank %d is out of range [0, %d)", group_rank, h.size);
+    int size = i >= 0 ? table[i].size : 0;
+    if (group_rank < 0 || group_rank >= size) {
+        armci_error(REACH_ERR_RANK, "rank %d is out of range [0, %d)", group_rank, size);
         return -1;
     }
-    return h.world[group_rank];
+    return table[i].members[group_rank];
 }
 ARMCI_ALIAS(ARMCI_Absolute_id)
 
@@ -196,10 +254,10 @@ ARMCI_ALIAS(ARMCI_Absolute_id)
 MPI_Comm armci_group_comm(ARMCI_Group *group)
 {
     ARMCI_ENTRY();
-    armci_handle_t h;
-    if (armci_handle(group, &h) != REACH_SUCCESS || h.group == NULL)
+    int i;
+    if (armci_record(group, &i) != REACH_SUCCESS || i < 0 || table[i].group == NULL)
         return MPI_COMM_NULL;
-    return reach_group_comm(h.group);
+    return reach_group_comm(table[i].group);
 }
 
 /* ---- locality domains ------------------------------------------------------ */
@@ -257,7 +315,7 @@ int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new
     reach_group_t *p = armci_group(parent), *g = NULL;
     int st = p ? reach_group_split(p, color, key, &g) : REACH_ERR_HANDLE;
     if (st == REACH_SUCCESS)
-        *new_group = armci_group_handle(g, 0, NULL);
+        armci_handle_fill(g ? armci_record_add(g, 0, NULL) : -1, new_group);
     return st;
 }
 
@@ -267,7 +325,7 @@ int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group)
     reach_group_t *p = armci_group(parent), *g = NULL;
     int st = p ? reach_group_dup(p, &g) : REACH_ERR_HANDLE;
     if (st == REACH_SUCCESS)
-        *new_group = armci_group_handle(g, 0, NULL);
+        armci_handle_fill(g ? armci_record_add(g, 0, NULL) : -1, new_group);
     return st;
 }
 

@@ -61,10 +61,7 @@ void armci_groups_reset(void) __attribute__((visibility("hidden")));
 /* The reach type of an ARMCI_ACC_* code; -1 (after a message) if none. */
 int armci_acc_type(int optype) __attribute__((visibility("hidden")));
 
-/* Non-blocking handles: data[0] is 1 while an operation is issued on the
- * handle, data[1] is 1 for an aggregate handle; reach's request sits in
- * dummy[]. */
-reach_request_t *armci_req(armci_hdl_t *h, reach_request_t *implicit)
-    __attribute__((visibility("hidden")));
-int armci_mark(armci_hdl_t *h, int st) __attribute__((visibility("hidden")));
+/* Records in a non-blocking call's handle (if any) that an operation went
+ * to proc, if st (the call's status) is success; returns st. */
+int armci_mark(armci_hdl_t *h, int st, int proc) __attribute__((visibility("hidden")));
 #endif

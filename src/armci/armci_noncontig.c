@@ -43,7 +43,7 @@ static int armci_strided(int op, int optype, void *scale, void *src, int src_str
     int t = op == OP_ACC ? armci_acc_type(optype) : REACH_INT;
     if (t < 0)
         return REACH_ERR_TYPE;
-    reach_request_t implicit, *req = armci_req(h, &implicit);
+    reach_request_t r, *req = &r;
     switch (op) {
     case OP_PUT:
         st = nb ? reach_put_strided_nb(src, dst, &s, proc, req) : reach_put_strided(src, dst, &s, proc);
@@ -56,7 +56,7 @@ static int armci_strided(int op, int optype, void *scale, void *src, int src_str
                 : reach_acc_strided((reach_type_t)t, scale, src, dst, &s, proc);
         break;
     }
-    return nb ? armci_mark(h, st) : st;
+    return nb ? armci_mark(h, st, proc) : st;
 }
 
 int PARMCI_PutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
@@ -188,7 +188,7 @@ static int armci_vector(int op, int optype, void *scale, armci_giov_t darr[], in
                                 (size_t)darr[i].ptr_array_len, (size_t)darr[i].bytes};
     }
     if (st == REACH_SUCCESS) {
-        reach_request_t implicit, *req = armci_req(h, &implicit);
+        reach_request_t r, *req = &r;
         size_t n = (size_t)len;
         switch (op) {
         case OP_PUT:
@@ -203,7 +203,7 @@ static int armci_vector(int op, int optype, void *scale, armci_giov_t darr[], in
             break;
         }
         if (nb)
-            st = armci_mark(h, st);
+            st = armci_mark(h, st, proc);
     }
     if (v != small)
         free(v);

@@ -429,6 +429,12 @@ void armci_msg_sel_scope(int scope, void *x, int n, char *op, int type, int cont
         MPI_Bcast(x, n, MPI_BYTE, win, comm);
 }
 
+void armci_msg_sel(void *x, int n, char *op, int type, int contribute)
+{
+    ARMCI_ENTRY();
+    armci_msg_sel_scope(SCOPE_ALL, x, n, op, type, contribute);
+}
+
 /* ---- trees and addresses --------------------------------------------------- */
 
 void armci_msg_bintree(int scope, int *Root, int *Up, int *Left, int *Right)

@@ -23,7 +23,8 @@ int main(int argc, char **argv)
     ARMCI_NbGetS(ptr[right], stride, buf, stride, count, 1, right, &h);
     ARMCI_Wait(&h);
     void *src[1] = {buf}, *dst[1] = {ptr[right]};
-    armci_giov_t iov = {src, dst, 1, sizeof(double)};
+    armci_giov_t iov = {.src_ptr_array = src, .dst_ptr_array = dst, .bytes = sizeof(double),
+                        .ptr_array_len = 1};
     ARMCI_PutV(&iov, 1, right);
     ARMCI_Group world;
     ARMCI_Group_get_world(&world);

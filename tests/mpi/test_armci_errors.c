@@ -127,7 +127,7 @@ int main(int argc, char **argv)
 
     /* Vector. */
     void *src[2] = {buf, buf + 8}, *dst[2] = {tb, tb + S};
-    armci_giov_t v = {src, dst, 2, 8};
+    armci_giov_t v = {.src_ptr_array = src, .dst_ptr_array = dst, .bytes = 8, .ptr_array_len = 2};
     EXPECT(ARMCI_PutV(&v, 1, t), REACH_ERR_RANGE, "ARMCI_PutV: remote range");
     EXPECT(ARMCI_GetV(&v, 1, np), REACH_ERR_RANK, "ARMCI_GetV: rank 2");
     EXPECT(ARMCI_AccV(99, &two, &v, 1, t), REACH_ERR_TYPE, "ARMCI_AccV: 99 is not");
@@ -158,11 +158,12 @@ int main(int argc, char **argv)
     EXPECT(ARMCI_Free_memdev(buf) != 0, 1, "ARMCI_Free_memdev: ");
 
     /* Groups. */
-    ARMCI_Group bad = 7;
-    int rank;
+    int members[2] = {0, 1}, rank;
+    ARMCI_Group bad = {.comm = MPI_COMM_WORLD, .grp_to_abs = members, .rank = 0, .size = 2};
     EXPECT(ARMCI_Group_rank(&bad, &rank), REACH_ERR_HANDLE,
-           "ARMCI_Group_rank: group 7 is not a group of this process");
-    EXPECT(ARMCI_Malloc_group(p, 8, &bad), REACH_ERR_HANDLE, "ARMCI_Malloc_group: group 7");
+           "ARMCI_Group_rank: the handle (size 2, rank 0) is not a group of this process");
+    EXPECT(ARMCI_Malloc_group(p, 8, &bad), REACH_ERR_HANDLE,
+           "ARMCI_Malloc_group: the handle (size 2, rank 0)");
     EXPECT(ARMCI_Absolute_id(&world, np), -1, "ARMCI_Absolute_id: rank 2 is out of range");
     EXPECT(armci_domain_nprocs(ARMCI_DOMAIN_SMP, 99), REACH_ERR_ARG,
            "armci_domain_nprocs: node 99 does not exist");

@@ -315,7 +315,8 @@ static int issue_vector(const op_t *o, armci_hdl_t *h)
             r[j] = region(t) + o->vroff[k];
             l[j] = o->vlocal[k];
         }
-        g[d] = (armci_giov_t){get ? r : l, get ? l : r, o->npair[d], o->bytes[d]};
+        g[d] = (armci_giov_t){.src_ptr_array = get ? r : l, .dst_ptr_array = get ? l : r,
+                              .bytes = o->bytes[d], .ptr_array_len = o->npair[d]};
     }
     if (o->form == BLOCKING)
         return o->dir == PUT ? ARMCI_PutV(g, o->ndesc, t)

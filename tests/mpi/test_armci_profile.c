@@ -38,10 +38,10 @@ int ARMCI_Initialized(void)
     return PARMCI_Initialized();
 }
 
-void ARMCI_Finalize(void)
+int ARMCI_Finalize(void)
 {
     COUNT(Finalize);
-    PARMCI_Finalize();
+    return PARMCI_Finalize();
 }
 
 int ARMCI_Malloc(void *ptr_arr[], armci_size_t bytes)
@@ -286,7 +286,8 @@ int main(int argc, char **argv)
     CHECK(ARMCI_AccS(ARMCI_ACC_LNG, &two, rows, stride, theirs + ROWS + 1, stride, count, 1,
                      right) == 0);
     void *vsrc[1] = {&v}, *vdst[1] = {theirs + VEC};
-    armci_giov_t iov = {vsrc, vdst, 1, sizeof v};
+    armci_giov_t iov = {.src_ptr_array = vsrc, .dst_ptr_array = vdst, .bytes = sizeof v,
+                        .ptr_array_len = 1};
     CHECK(ARMCI_PutV(&iov, 1, right) == 0);
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
@@ -315,7 +316,8 @@ int main(int argc, char **argv)
     CHECK(ARMCI_Get(theirs + PUT, &got, sizeof got, right) == 0);
     CHECK(ARMCI_GetS(theirs + ROWS, stride, got_rows, stride, count, 1, right) == 0);
     void *gsrc[1] = {theirs + VEC}, *gdst[1] = {&got_vec};
-    armci_giov_t giov = {gsrc, gdst, 1, sizeof got_vec};
+    armci_giov_t giov = {.src_ptr_array = gsrc, .dst_ptr_array = gdst, .bytes = sizeof got_vec,
+                         .ptr_array_len = 1};
     CHECK(ARMCI_GetV(&giov, 1, right) == 0);
     CHECK(ARMCI_NbGet(theirs + NB, &got_nb, sizeof got_nb, right, NULL) == 0);
     CHECK(ARMCI_WaitAll() == 0);

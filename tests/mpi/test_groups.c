@@ -1,8 +1,10 @@
 /* Groups through armci.h, armcix.h and reach.h: nested and overlapping
  * groups, collective allocation on a subgroup while the other ranks do
  * other work, the default group, group fences and barriers, the handles of
- * processes outside a group and ARMCI_GROUP_NULL, ARMCIX split, dup and
- * mutex handles (trylock that does not wait). */
+ * processes outside a group and the group of no members, the handle's
+ * fields as Global Arrays built against ARMCI-MPI's header reads them
+ * (comm, rank, size, grp_to_abs, abs_to_grp), ARMCIX split, dup and mutex
+ * handles (trylock that does not wait). */
 #include "mpi_check.h"
 #include "armci.h"
 #include "armcix.h"
@@ -24,6 +26,44 @@ static int is_member(ARMCI_Group *g)
     return in;
 }
 
+/* The group of no members: what a freed handle and an empty group are. */
+static int is_none(const ARMCI_Group *g)
+{
+    return g->comm == MPI_COMM_NULL && g->grp_to_abs == NULL && g->size == 0 && g->rank == -1;
+}
+
+/* A handle's fields agree with the calls, and comm is the group's
+ * communicator: Global Arrays reads them directly. */
+static void check_fields(ARMCI_Group *g)
+{
+    int size = -1, rank = -2;
+    ARMCI_Group_size(g, &size);
+    ARMCI_Group_rank(g, &rank);
+    CHECK_EQ_LL(g->size, size);
+    CHECK_EQ_LL(g->rank, rank);
+    CHECK(g->noncoll_pgroup_comm == MPI_COMM_NULL);
+    if (size == 0) {
+        CHECK(is_none(g));
+        return;
+    }
+    int in = 0;
+    for (int i = 0; i < size; i++) {
+        CHECK_EQ_LL(g->grp_to_abs[i], ARMCI_Absolute_id(g, i));
+        CHECK_EQ_LL(g->abs_to_grp[g->grp_to_abs[i]], i);
+        in |= g->grp_to_abs[i] == me;
+    }
+    CHECK_EQ_LL(g->abs_to_grp[me], in ? rank : -1);
+    CHECK((g->comm == MPI_COMM_NULL) == !in);
+    if (in) {
+        int csize, crank;
+        MPI_Comm_size(g->comm, &csize);
+        MPI_Comm_rank(g->comm, &crank);
+        CHECK_EQ_LL(csize, size);
+        CHECK_EQ_LL(crank, rank);
+        CHECK(g->comm == armci_group_comm(g));
+    }
+}
+
 static void test_even_odd(void)
 {
     /* Evens form a group; odds, meanwhile, allocate on their own group and
@@ -38,6 +78,8 @@ static void test_even_odd(void)
     ARMCI_Group_create(nev, ev, &even);
     ARMCI_Group_create(nodd, od, &odd);
     ARMCI_Group mine = me % 2 ? odd : even, other = me % 2 ? even : odd;
+    check_fields(&even);
+    check_fields(&odd);
     CHECK(is_member(&mine));
     CHECK(!is_member(&other));
     int grank = -1, gsize = -1;
@@ -94,8 +136,9 @@ static void test_even_odd(void)
             armci_msg_group_igop(&x, 1, "+", &child);
             CHECK_EQ_LL(x, half);
         }
+        check_fields(&child);
         ARMCI_Group_free(&child);
-        CHECK(child == ARMCI_GROUP_NULL);
+        CHECK(is_none(&child));
     }
     ARMCI_Group_free(&even);
     ARMCI_Group_free(&odd);
@@ -117,7 +160,7 @@ static void test_overlap_default(void)
         ARMCI_Group_set_default(&ga);
         ARMCI_Group cur;
         ARMCI_Group_get_default(&cur);
-        CHECK(cur == ga);
+        CHECK(cur.grp_to_abs == ga.grp_to_abs && cur.comm == ga.comm);
         void *p[64];
         CHECK(ARMCI_Malloc(p, 64) == 0);   /* on ga: one entry per member */
         int r;
@@ -143,17 +186,23 @@ static void test_overlap_default(void)
     CHECK(ARMCI_Malloc_memdev(q, 128, "host") == 0);
     CHECK(ARMCI_Free_memdev(q[me]) == 0);
     CHECK(ARMCI_Uses_shm_grp(&world) == 1);
+    check_fields(&world);
+    int same = MPI_UNEQUAL;
+    MPI_Comm_compare(world.comm, MPI_COMM_WORLD, &same);
+    CHECK(same == MPI_CONGRUENT || same == MPI_IDENT);
 }
 
 /* A process outside a group holds a handle that answers rank -1, the
  * group's size and members, refuses what only members can do, and frees
- * without the members; ARMCI_GROUP_NULL is the group of no members. */
+ * without the members; a split that leaves it out, an empty group and a
+ * freed handle are the group of no members. */
 static void test_outside(void)
 {
     int last[1] = {np - 1}, size = -1, rank = -2;
     ARMCI_Group g, world, none, empty;
     ARMCI_Group_create(1, last, &g);
-    CHECK(g != ARMCI_GROUP_NULL);
+    CHECK(!is_none(&g));
+    check_fields(&g);
     ARMCI_Group_size(&g, &size);
     CHECK_EQ_LL(size, 1);
     CHECK(ARMCI_Group_rank(&g, &rank) == 0);
@@ -167,14 +216,15 @@ static void test_outside(void)
         CHECK(ARMCI_Malloc_group(p, 8, &g) == REACH_ERR_HANDLE);
         CHECK(ARMCIX_Group_dup(&g, &d) == REACH_ERR_HANDLE);
     }
+    ARMCI_Group copy = g;
     ARMCI_Group_free(&g);
-    CHECK(g == ARMCI_GROUP_NULL);
+    CHECK(is_none(&g));
 
     ARMCI_Group_get_world(&world);
     CHECK(ARMCIX_Group_split(&world, -1, 0, &none) == 0);
-    CHECK(none == ARMCI_GROUP_NULL);
+    CHECK(is_none(&none));
     ARMCI_Group_create(0, NULL, &empty);
-    CHECK(empty == ARMCI_GROUP_NULL);
+    CHECK(is_none(&empty));
     ARMCI_Group_size(&none, &size);
     CHECK_EQ_LL(size, 0);
     CHECK(ARMCI_Group_rank(&none, &rank) == 0);
@@ -182,7 +232,9 @@ static void test_outside(void)
     CHECK_EQ_LL(ARMCI_Absolute_id(&none, 0), -1);
     CHECK(armci_group_comm(&none) == MPI_COMM_NULL);
     ARMCI_Group_free(&none);
-    CHECK(none == ARMCI_GROUP_NULL);
+    CHECK(is_none(&none));
+    /* A copy of a freed handle names no group any more (one message). */
+    CHECK(ARMCI_Group_rank(&copy, &rank) == REACH_ERR_HANDLE);
 }
 
 static void test_armcix(void)
@@ -193,6 +245,7 @@ static void test_armcix(void)
     int r, s;
     ARMCI_Group_rank(&halves, &r);
     ARMCI_Group_size(&halves, &s);
+    check_fields(&halves);
     CHECK_EQ_LL(s, me % 2 ? np / 2 : (np + 1) / 2);
     CHECK_EQ_LL(r, s - 1 - me / 2);      /* key -me reverses the order */
     CHECK(ARMCIX_Group_dup(&halves, &dup) == 0);

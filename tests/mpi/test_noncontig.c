@@ -232,7 +232,8 @@ int main(int argc, char **argv)
                             ref_acc_elem(type, scale_of(type), l + e, mr + e);
                 }
                 v[d] = (reach_vector_t){sp[d], dp[d], (size_t)per, bytes};
-                g[d] = (armci_giov_t){sp[d], dp[d], per, (int)bytes};
+                g[d] = (armci_giov_t){.src_ptr_array = sp[d], .dst_ptr_array = dp[d], .bytes = (int)bytes,
+                                      .ptr_array_len = per};
             }
             free(used);
             if (op == 3)
