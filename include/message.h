@@ -1,10 +1,10 @@
-/* ARMCI message layer of reach (Global Arrays' message.h names and
- * constants), carried by MPI over the communicators of reach's groups.
+/* ARMCI message layer of reach (Global Arrays' message.h names), carried by MPI over the communicators of reach's groups.
  *
  * Scopes: SCOPE_ALL is every member of the group (the default group for
  * the calls without a group argument), SCOPE_NODE the members on this
  * process's node, SCOPE_MASTERS the first member on each node. Roots are
- * ranks of the group. Reduction ops: "+", "*", "max", "min", "absmax",
+ * job-wide ranks, of members of the scope (armci_grp_clus_brdcst's
+ * grp_master excepted). Reduction ops: "+", "*", "max", "min", "absmax",
  * "absmin", and for integer types "&&" ("land"), "||" ("lor"), "&"
  * ("band") and "|" ("bor", "or").
  *

@@ -60,25 +60,32 @@ static MPI_Comm msg_comm(int scope, ARMCI_Group *group)
     }
 }
 
-/* The rank in comm of rank root of the call's group (SCOPE_ALL's comm). */
-static int msg_root(int root, MPI_Comm comm, ARMCI_Group *group)
+/* The rank in comm of root, a job-wide rank (ARMCI's roots are, in every
+ * scope and group). */
+static int msg_root(int root, MPI_Comm comm)
 {
-    MPI_Comm all = reach_initialized() ? msg_comm(SCOPE_ALL, group) : msg_world();
+    MPI_Comm world = msg_world();
     int size;
-    MPI_Comm_size(all, &size);
-    if (root < 0 || root >= size)
-        msg_die("root is out of range");
-    if (comm == all)
+    MPI_Comm_size(world, &size);
+    if (root < 0 || root >= size) {
+        char what[96];
+        snprintf(what, sizeof what, "root %d is out of range [0, %d)", root, size);
+        msg_die(what);
+    }
+    if (comm == world)
         return root;
-    MPI_Group ga, gc;
+    MPI_Group gw, gc;
     int r;
-    MPI_Comm_group(all, &ga);
+    MPI_Comm_group(world, &gw);
     MPI_Comm_group(comm, &gc);
-    MPI_Group_translate_ranks(ga, 1, &root, gc, &r);
-    MPI_Group_free(&ga);
+    MPI_Group_translate_ranks(gw, 1, &root, gc, &r);
+    MPI_Group_free(&gw);
     MPI_Group_free(&gc);
-    if (r == MPI_UNDEFINED)
-        msg_die("root is not in this process's scope");
+    if (r == MPI_UNDEFINED) {
+        char what[96];
+        snprintf(what, sizeof what, "root %d is not in this process's scope", root);
+        msg_die(what);
+    }
     return r;
 }
 
@@ -179,7 +186,7 @@ static void msg_bcast(int scope, void *buf, int len, int root, ARMCI_Group *grou
         msg_die("the buffer is NULL");
     MPI_Comm comm = msg_comm(scope, group);
     if (comm != MPI_COMM_NULL)
-        MPI_Bcast(buf, len, MPI_BYTE, msg_root(root, comm, group), comm);
+        MPI_Bcast(buf, len, MPI_BYTE, msg_root(root, comm), comm);
 }
 
 void armci_msg_bcast(void *buffer, int len, int root)
@@ -218,7 +225,10 @@ void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_npro
 {
     ARMCI_ENTRY();
     (void)grp_clus_nproc;
-    msg_bcast(SCOPE_NODE, buf, len, grp_master, mastergroup);
+    int root = reach_group_world_rank(msg_group(mastergroup), grp_master);
+    if (root < 0)
+        msg_die("grp_master is not a rank of mastergroup");
+    msg_bcast(SCOPE_NODE, buf, len, root, mastergroup);
 }
 
 /* ---- reductions -------------------------------------------------------------- */

@@ -209,6 +209,19 @@ static void test_sel_bcast_tree(void)
     x = me == node_first ? 9 : 0;
     armci_grp_clus_brdcst(&x, sizeof x, node_first, node_size, &world);
     CHECK_EQ_LL(x, 9);
+    /* On a group that leaves rank 0 out, the root is a job-wide rank, as
+     * Global Arrays passes it (its pgroup broadcast). */
+    int rest[64], nrest = np > 1 ? np - 1 : 1;
+    for (int i = 0; i < nrest; i++)
+        rest[i] = np > 1 ? i + 1 : 0;
+    ARMCI_Group g;
+    ARMCI_Group_create(nrest, rest, &g);
+    if (np == 1 || me > 0) {
+        x = me == np - 1 ? 11 : 0;
+        armci_msg_group_bcast_scope(SCOPE_ALL, &x, sizeof x, np - 1, &g);
+        CHECK_EQ_LL(x, 11);
+    }
+    ARMCI_Group_free(&g);
 
     int root, up, left, right;
     armci_msg_bintree(SCOPE_ALL, &root, &up, &left, &right);
