@@ -8,6 +8,9 @@ written here in reach-bench's format, and checks what it says:
   out is bold, never a ratio below 1; the report states these rules;
 - --compare says per row whether NEW is better, times being better lower
   and counts (epochs) higher, and its geometric mean follows that;
+- the files of one experiment and process count written by two programs
+  (ga-bench linked with reach, and with ARMCI-MPI) make one section with
+  ARMCI-MPI's time over reach's, and its plot a panel per series;
 - the plots: integer ticks on process-count axes, legends clear of the
   data, "µs" on time axes, and the strided plot in GB/s and % of
   contiguous with its total.
@@ -43,7 +46,7 @@ def result(series, impl, x, samples, unit="us", **extra):
                 q3=q[2], max=s[-1], samples=samples)
 
 
-def write(folder, name, plot, x, results, load=(0.5, 0.6), processes=2, cores=2):
+def write(folder, name, plot, x, results, load=(0.5, 0.6), processes=2, cores=2, suffix=""):
     data = {"experiment": name, "title": f"the {name} experiment", "figure": "", "x": x, "plot": plot,
             "machine": {"host": "test", "cores": cores, "processes": processes, "nodes": 1,
                         "target": "same node", "oversubscribed": processes > cores, "mpi": "MPICH"},
@@ -51,7 +54,7 @@ def write(folder, name, plot, x, results, load=(0.5, 0.6), processes=2, cores=2)
             "load_before": {"cores": cores, "loadavg": [load[0], 0.5, 0.4]},
             "results": results,
             "load_after": {"cores": cores, "loadavg": [load[1], 0.5, 0.4]}}
-    path = os.path.join(folder, f"{name}-np{processes}.json")
+    path = os.path.join(folder, f"{name}-np{processes}{suffix}.json")
     with open(path, "w") as f:
         json.dump(data, f, indent=1)
     return data
@@ -127,6 +130,28 @@ def test_report(top):
     for rule in ("1-minute load average", "1.5 times the cores", "more than 50% of its median",
                  "ratio in **bold** is a win for reach", "below 1"):
         check(rule in report, f"the report does not state its rule: {rule!r}")
+
+
+def test_merge(top):
+    folder = os.path.join(top, "merge")
+    os.mkdir(folder)
+    write(folder, "ga", "panels", "size", [
+        result("get", "reach", 8, around(0.1)), result("get", "reach", 64, around(0.2)),
+        result("get", "reach", 512, around(0.4)), result("dgemm", "reach", 128, around(2.0), "ms")],
+        suffix="-reach")
+    write(folder, "ga", "panels", "size", [
+        result("get", "ARMCI-MPI", 8, around(1.0)), result("get", "ARMCI-MPI", 64, around(1.0)),
+        result("get", "ARMCI-MPI", 512, around(1.2)), result("dgemm", "ARMCI-MPI", 128, around(2.0), "ms")],
+        load=(0.5, 3.5), suffix="-armci-mpi")
+    subprocess.run([sys.executable, SCRIPT, folder], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(folder, "report.md")) as f:
+        report = f.read()
+    check(report.count("\n## ") == 1, "two files of one experiment make more than one section")
+    check("| ARMCI-MPI / reach |" in report, "the merged section has no ARMCI-MPI / reach column")
+    check(re.search(r"^\| get \| 8 \| .* \| .* \| 10\.00", row(report, "get", 8)),
+          f"ARMCI-MPI's time over reach's is not given: {row(report, 'get', 8)}")
+    check("load average 0.50 before, 3.50 after" in report, "the merged section does not keep the higher load")
+    check(os.path.exists(os.path.join(folder, "ga-np2.png")), "the merged experiment has no plot")
 
 
 def test_compare(top):
@@ -249,7 +274,7 @@ def test_plots(top):
 
 def main():
     with tempfile.TemporaryDirectory() as top:
-        for test in (test_report, test_compare, test_plots):
+        for test in (test_report, test_merge, test_compare, test_plots):
             try:
                 test(top)
             except Exception as e:   # a crash is a failure of this test, with the others still run

@@ -7,7 +7,10 @@ folder, or the comparison of two of them.
 
 A folder holds one file per experiment and process count
 (<experiment>-np<N>.json), so that runs at several process counts make one
-report. reach-bench runs this at the end of a run (and for --compare).
+report; a program that measures one implementation of an experiment writes
+<experiment>-np<N>-<implementation>.json (ga-bench, linked with reach and
+with ARMCI-MPI), and the files of one experiment and count are read as one.
+reach-bench runs this at the end of a run (and for --compare).
 Plots need Debian's python3-matplotlib."""
 import glob
 import json
@@ -17,7 +20,8 @@ import statistics
 import sys
 
 ORDER = ["transfer", "strided", "sync", "ga_sync", "locks", "win_latency", "win_overlap",
-         "win_receiver", "lu"]
+         "win_receiver", "lu", "ga"]
+BASELINES = {"mpi3": "MPI-3", "ARMCI-MPI": "ARMCI-MPI"}   # what reach is compared with, by impl
 TIMES = ("us", "ms")   # lower is better; every other unit (epochs, GB/s, %) higher
 LU_PARTS = ["lock", "get", "unlock", "barrier", "compute"]
 BUSY_LOAD = 1.5        # a load average above this many times the cores (or processes): busy
@@ -37,7 +41,11 @@ def load(folder):
             except json.JSONDecodeError as e:
                 sys.exit(f"reach-report: {path} is not complete JSON ({e}); was the run cut short?")
         if "experiment" in data:
-            runs[os.path.basename(path)[:-5]] = data
+            stem = f"{data['experiment']}-np{data['machine']['processes']}"
+            if stem in runs:
+                merge(runs[stem], data)
+            else:
+                runs[stem] = data
 
     def key(kv):
         exp = kv[1]
@@ -46,6 +54,16 @@ def load(folder):
     if not runs:
         sys.exit(f"reach-report: no experiment files in {folder}")
     return dict(sorted(runs.items(), key=key))
+
+
+def merge(exp, part):
+    """Adds the results of part, a file of the same experiment and process
+    count, to exp; the load kept is the higher of the two, before and after."""
+    exp["results"] += part["results"]
+    for key in ("load_before", "load_after"):
+        if key in part and (key not in exp or part[key]["loadavg"][0] > exp[key]["loadavg"][0]):
+            exp[key] = part[key]
+    exp["environment"] = {**exp.get("environment", {}), **part.get("environment", {})}
 
 
 def spread(r):
@@ -101,7 +119,7 @@ def label(series, impl):
 
 
 def impl_name(impl):
-    return "MPI-3" if impl == "mpi3" else impl
+    return BASELINES.get(impl, impl)
 
 
 def shown(unit):
@@ -132,10 +150,11 @@ def load_text(exp):
 
 
 def ratio(exp, a, b):
-    """MPI-3's time (b) over reach's (a) where both did the same work and
-    have a spread: in bold if it is a win for reach that the samples bear out
-    (MPI-3's 25th percentile above reach's 75th, on a machine that was not
-    busy, from figures that are not wide), else plain with its marks."""
+    """The baseline's time (b: MPI-3's or ARMCI-MPI's) over reach's (a) where
+    both did the same work and have a spread: in bold if it is a win for
+    reach that the samples bear out (the baseline's 25th percentile above
+    reach's 75th, on a machine that was not busy, from figures that are not
+    wide), else plain with its marks."""
     if not (a and b) or a["unit"] not in TIMES or a["median"] <= 0:
         return ""
     if len(a["samples"]) < 2 or len(b["samples"]) < 2:   # one run: no spread to judge it by
@@ -149,14 +168,15 @@ def ratio(exp, a, b):
 
 def table(exp):
     """A row per series and x, a column per implementation: median [25th-75th
-    percentile]; then MPI-3's time over each of reach's (ratio())."""
+    percentile]; then the baseline's time over each of reach's (ratio())."""
     lines = lines_of(exp)
     series = list(dict.fromkeys(s for s, _ in lines))
     impls = list(dict.fromkeys(i for _, i in lines))
-    reach = [i for i in impls if i.startswith("reach")] if "mpi3" in impls else []
+    base = next((i for i in impls if i in BASELINES), None)
+    reach = [i for i in impls if i.startswith("reach")] if base else []
     units = {r["unit"] for r in exp["results"]}
     head = (["", exp["x"] or ""] + (["unit"] if len(units) > 1 else []) + [impl_name(i) for i in impls]
-            + [f"MPI-3 / {i}" for i in reach])
+            + [f"{impl_name(base)} / {i}" for i in reach])
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for s in series:
         xs = sorted({x for (s2, _), pts in lines.items() if s2 == s for x in pts})
@@ -174,7 +194,7 @@ def table(exp):
                     cells.append(f"{fmt(r['median'])} [{fmt(lo)}–{fmt(hi)}]" + (" (wide)" if wide(r) else ""))
                 else:
                     cells.append(fmt(r["median"]))
-            cells += [ratio(exp, got[i], got["mpi3"]) for i in reach]
+            cells += [ratio(exp, got[i], got[base]) for i in reach]
             rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows), "/".join(shown(u) for u in sorted(units))
 
@@ -196,13 +216,18 @@ def figure(exp, plt):
 
     if kind == "receiver":
         series = [s for s in series if s.startswith("target,")]
-    panels = series if kind in ("loglog", "lines", "receiver", "strided") else [None]
+    panels = series if kind in ("loglog", "lines", "receiver", "strided", "panels") else [None]
     # Transfers by size: latency above, bandwidth below. Strided transfers:
     # bandwidth above (where the file holds the total), share of contiguous below.
+    # Panels: one per series, four to a row.
     bandwidth = kind == "loglog" and exp["x"] == "bytes" and unit == "µs"
     rows = 2 if bandwidth or (kind == "strided" and total) else 1
-    fig, grid = plt.subplots(rows, len(panels), squeeze=False,
-                             figsize=(4.2 * len(panels) + 0.8, 6.8 if rows == 2 else 3.8))
+    cols = len(panels)
+    if kind == "panels":
+        cols = min(4, len(panels))
+        rows = -(-len(panels) // cols)
+    fig, grid = plt.subplots(rows, cols, squeeze=False,
+                             figsize=(4.2 * cols + 0.8, 6.8 if rows == 2 else 3.8 * rows))
 
     def curve(ax, pts, impl, y, **kw):
         xs = sorted(pts)
@@ -222,6 +247,22 @@ def figure(exp, plt):
 
     for col, s in enumerate(panels):
         ax = grid[0][col]
+        if kind == "panels":   # a series by size on log axes, else bars by x
+            ax = grid[col // cols][col % cols]
+            own = {impl: pts for (s2, impl), pts in lines.items() if s2 == s}
+            xs = sorted({x for pts in own.values() for x in pts})
+            s_unit = shown(next(iter(next(iter(own.values())).values()))["unit"])
+            if len(xs) > 2:
+                for impl, pts in own.items():
+                    curve(ax, pts, impl, lambda x, r: r["median"])
+                log2_x(ax)
+                ax.set_yscale("log")
+            else:
+                bars(ax, [str(x) for x in xs], {i: [pts.get(x, {}).get("median", 0) for x in xs]
+                                                for i, pts in own.items()})
+            ax.set_ylabel(s_unit)
+            ax.set_title(s, fontsize=9)
+            continue
         own = {impl: pts for (s2, impl), pts in lines.items() if s2 == s}
         if kind == "strided":
             contiguous = own.get("reach contiguous", {})
@@ -315,6 +356,8 @@ def figure(exp, plt):
             ax.set_xticks(range(len(cols)), [f"P={p}\n{impl_name(i).replace('reach ', '')}" for p, i in cols],
                           fontsize=7)
             ax.set_ylabel(unit + " (bars: breakdown, mean over ranks)")
+    for extra in range(len(panels), rows * cols if kind == "panels" else 0):
+        grid[extra // cols][extra % cols].set_visible(False)
     legend = {}
     for ax in fig.axes:
         ax.grid(True, which="both", alpha=0.3)
@@ -361,17 +404,18 @@ def report(folder):
            f"Figures are medians of the samples (up to {first['samples']} per point) with the middle half "
            "of the samples (25th–75th percentile) in brackets; a figure of one run (LU's breakdown, from "
            "its median run) has neither brackets nor ratios. Every comparison was measured in the same run; "
-           "`MPI-3 / reach …` is MPI-3's time over reach's (above 1: reach is faster)."
+           "`MPI-3 / reach …` is MPI-3's time over reach's, `ARMCI-MPI / reach` (Global Arrays "
+           "operations, ga-bench) ARMCI-MPI's (above 1: reach is faster)."
            + (" Sections marked **more processes than cores** show an oversubscribed machine: they measure "
               "scaling and waiting, and leave MPI-3 (which busy-polls) out." if over else ""), "",
            f"Marks. A section headed **busy machine** ran while {BUSY_RULE}; each of its ratios carries "
            f"(busy). A figure carries (wide) where {WIDE_RULE}, and so does every ratio taken from it. "
-           "A ratio in **bold** is a win for reach that the samples bear out: MPI-3's 25th percentile is "
+           "A ratio in **bold** is a win for reach that the samples bear out: the baseline's 25th percentile is "
            "above reach's 75th, on a machine that was not busy, from figures that are not wide. Every "
-           "other ratio is plain, among them all below 1 (MPI-3 faster).", ""]
+           "other ratio is plain, among them all below 1 (the baseline faster).", ""]
     if busy_stems:
         out += ["**Busy machine** during " + ", ".join(f"`{s}`" for s in busy_stems)
-                + ": figures measured then may say more about the other work than about reach or MPI-3.", ""]
+                + ": figures measured then may say more about the other work than about reach or its baseline.", ""]
     if unrecorded:
         out += [f"The load was not recorded for {len(unrecorded)} of the {len(runs)} experiments: whether "
                 "the machine was busy then is unknown, and their ratios are bolded on their samples alone.", ""]
