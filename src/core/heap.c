@@ -73,6 +73,15 @@ size_t heap_block_len(const heap_t *h, size_t off, int kind)
     return (i >= 0 && h->blocks[i].used == kind) ? h->blocks[i].len : 0;
 }
 
+size_t heap_retag(heap_t *h, size_t off, int from, int to)
+{
+    int i = heap_find(h, off);
+    if (i < 0 || h->blocks[i].used != from)
+        return 0;
+    h->blocks[i].used = to;
+    return h->blocks[i].len;
+}
+
 size_t heap_free(heap_t *h, size_t off)
 {
     int i = heap_find(h, off);

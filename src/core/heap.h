@@ -26,6 +26,9 @@ int heap_alloc(heap_t *h, size_t len, int kind, size_t *off) REACH_HIDDEN;
 size_t heap_free(heap_t *h, size_t off) REACH_HIDDEN;
 /* Length of the used block of this kind that starts at off, 0 if none. */
 size_t heap_block_len(const heap_t *h, size_t off, int kind) REACH_HIDDEN;
+/* Makes the used block of kind from at off one of kind to; returns its
+ * length, 0 if there is no such block. */
+size_t heap_retag(heap_t *h, size_t off, int from, int to) REACH_HIDDEN;
 
 #define HEAP_PAGE ((size_t)4096)
 

@@ -164,6 +164,22 @@ int main(int argc, char **argv)
     CHECK(l != NULL);
     CHECK(reach_free_local(l) == REACH_SUCCESS);
     CHECK(reach_free_local(l) == REACH_ERR_ARG);              /* twice */
+    /* A freed local block stays committed for the next of its size, and
+     * is given back when an allocation needs the room. */
+    size_t mib = (size_t)1 << 20;
+    char *big = reach_malloc_local(3 * mib);
+    CHECK(big != NULL);
+    memset(big, 1, 3 * mib);
+    CHECK(reach_free_local(big) == REACH_SUCCESS);
+    char *again = reach_malloc_local(3 * mib - 100);
+    CHECK(again == big);
+    CHECK(reach_free_local(again) == REACH_SUCCESS);
+    CHECK(reach_free_local(again) == REACH_ERR_ARG);          /* cached: freed already */
+    CHECK(reach_set_shm_limit(8 * mib) == REACH_SUCCESS);
+    char *room = reach_malloc_local(6 * mib);                 /* only without the cached 3 MiB */
+    CHECK(room != NULL);
+    CHECK(room == NULL || reach_free_local(room) == REACH_SUCCESS);
+    CHECK(reach_set_shm_limit(0) == REACH_SUCCESS);
     reach_stats_t s;
     CHECK(reach_stats_get(NULL) == REACH_ERR_ARG);
     CHECK(reach_stats_get(&s) == REACH_SUCCESS);

@@ -17,6 +17,79 @@ static struct {
     heap_t heap;
 } arena = {.fd = -1};
 
+/* Freed local blocks stay committed for the next local allocation of a
+ * like size: committing zeroes every page, and a hole punched must be
+ * committed again, while programs take and free work buffers all the time
+ * (Global Arrays a 24 MiB one in every GA_Dgemm, which took 40 times as
+ * long without this). Up to SHM_CACHE_BLOCKS blocks of SHM_CACHE_BYTES in
+ * all, the oldest given back first; all given back when an allocation
+ * finds no room. */
+#define SHM_CACHE_BLOCKS 16
+#define SHM_CACHE_BYTES ((size_t)64 << 20)
+static struct {
+    size_t off[SHM_CACHE_BLOCKS];
+    int count;
+    size_t bytes;
+} cache;
+
+/* Returns the heap range at off to the heap and its pages to the system. */
+static void shm_release(size_t off)
+{
+    size_t len = heap_free(&arena.heap, off);
+    /* Every mapping of the arena sees the hole. */
+    fallocate(arena.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+}
+
+/* A cached block of at least len bytes and at most twice that, made a
+ * local block at *ptr; 0 if there is none. */
+static int shm_cache_take(size_t len, void **ptr)
+{
+    size_t want = (len + HEAP_PAGE - 1) & ~(HEAP_PAGE - 1), best_len = SIZE_MAX;
+    int best = -1;
+    for (int i = 0; i < cache.count; i++) {
+        size_t l = heap_block_len(&arena.heap, cache.off[i], SHM_BLOCK_CACHED);
+        if (l >= want && l / 2 <= want && l < best_len)
+            best = i, best_len = l;
+    }
+    if (best < 0)
+        return 0;
+    size_t off = cache.off[best];
+    heap_retag(&arena.heap, off, SHM_BLOCK_CACHED, SHM_BLOCK_LOCAL);
+    memmove(cache.off + best, cache.off + best + 1, sizeof cache.off[0] * (size_t)(cache.count - best - 1));
+    cache.count--;
+    cache.bytes -= best_len;
+    *ptr = arena.base + off;
+    return 1;
+}
+
+/* Keeps the local block at off (len bytes) committed in the cache, giving
+ * the oldest cached blocks back to make room; 0 if it is larger than the
+ * cache. */
+static int shm_cache_put(size_t off, size_t len)
+{
+    if (len > SHM_CACHE_BYTES)
+        return 0;
+    while (cache.count == SHM_CACHE_BLOCKS || cache.bytes + len > SHM_CACHE_BYTES) {
+        cache.bytes -= heap_block_len(&arena.heap, cache.off[0], SHM_BLOCK_CACHED);
+        shm_release(cache.off[0]);
+        memmove(cache.off, cache.off + 1, sizeof cache.off[0] * (size_t)--cache.count);
+    }
+    heap_retag(&arena.heap, off, SHM_BLOCK_LOCAL, SHM_BLOCK_CACHED);
+    cache.off[cache.count++] = off;
+    cache.bytes += len;
+    return 1;
+}
+
+/* Gives every cached block back; 1 if there was one. */
+static int shm_cache_flush(void)
+{
+    int had = cache.count > 0;
+    while (cache.count > 0)
+        shm_release(cache.off[--cache.count]);
+    cache.bytes = 0;
+    return had;
+}
+
 static size_t shm_default_arena_size(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -112,6 +185,8 @@ void shm_finalize(void)
     if (arena.fd >= 0)
         close(arena.fd);
     heap_destroy(&arena.heap);
+    cache.count = 0;
+    cache.bytes = 0;
     arena.base = NULL;
     arena.fd = -1;
 }
@@ -141,7 +216,8 @@ size_t shm_available(void)
             fclose(f);
         }
     }
-    return avail;
+    /* The cache is given back before an allocation fails. */
+    return avail > SIZE_MAX - cache.bytes ? SIZE_MAX : avail + cache.bytes;
 }
 
 size_t shm_arena_size(void)
@@ -154,18 +230,29 @@ size_t shm_in_use(void)
     return arena.heap.in_use;
 }
 
+/* What REACH_SHM_LIMIT (limit) leaves of this process's arena. */
+static size_t shm_left(size_t limit)
+{
+    return limit > arena.heap.in_use ? limit - arena.heap.in_use : 0;
+}
+
 int shm_alloc(const char *call, size_t len, int kind, void **ptr)
 {
+    if (kind == SHM_BLOCK_LOCAL && shm_cache_take(len, ptr))
+        return REACH_SUCCESS;
     size_t off;
     size_t limit = rt.cfg.shm_limit;
-    size_t left = limit > arena.heap.in_use ? limit - arena.heap.in_use : 0;
     char a[32], b[32], c[32];
+    if (limit && len > shm_left(limit))
+        shm_cache_flush();
+    size_t left = shm_left(limit);
     if (limit && len > left)
         return rt_error(REACH_ERR_NOMEM, call,
                         "asked %s of shared memory, REACH_SHM_LIMIT=%s leaves %s available",
                         rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, limit),
                         rt_size_str(c, sizeof c, left));
-    if (heap_alloc(&arena.heap, len, kind, &off) != 0)
+    if (heap_alloc(&arena.heap, len, kind, &off) != 0 &&
+        !(shm_cache_flush() && heap_alloc(&arena.heap, len, kind, &off) == 0))
         return rt_error(REACH_ERR_NOMEM, call,
                         "asked %s, the arena has no free range that large "
                         "(%s of %s in use; raise REACH_ARENA_SIZE)",
@@ -173,10 +260,10 @@ int shm_alloc(const char *call, size_t len, int kind, void **ptr)
                         rt_size_str(c, sizeof c, arena.size - SHM_HEAP_OFF));
     size_t blk = heap_block_len(&arena.heap, off, kind);
     /* Commit now: a shortage is an error here, not a SIGBUS at first touch. */
-    if (fallocate(arena.fd, 0, (off_t)off, (off_t)blk) != 0) {
+    if (fallocate(arena.fd, 0, (off_t)off, (off_t)blk) != 0 &&
+        !(shm_cache_flush() && fallocate(arena.fd, 0, (off_t)off, (off_t)blk) == 0)) {
         int e = errno;
-        heap_free(&arena.heap, off);
-        fallocate(arena.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)blk);
+        shm_release(off);
         return rt_error(REACH_ERR_NOMEM, call, "asked %s of shared memory, %s available: %s",
                         rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, shm_available()),
                         strerror(e));
@@ -191,11 +278,11 @@ int shm_free(void *ptr, int kind)
     if (p < arena.base + SHM_HEAP_OFF || p >= arena.base + arena.size)
         return REACH_ERR_ARG;
     size_t off = (size_t)(p - arena.base);
-    if (heap_block_len(&arena.heap, off, kind) == 0)
+    size_t len = heap_block_len(&arena.heap, off, kind);
+    if (len == 0)
         return REACH_ERR_ARG;
-    size_t len = heap_free(&arena.heap, off);
-    /* Give the pages back; every mapping of the arena sees the hole. */
-    fallocate(arena.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+    if (kind != SHM_BLOCK_LOCAL || !shm_cache_put(off, len))
+        shm_release(off);
     return REACH_SUCCESS;
 }
 
