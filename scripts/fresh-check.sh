@@ -20,10 +20,11 @@ command -v mmdebstrap >/dev/null || fail "mmdebstrap is missing: run scripts/ins
 git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || fail "$src is not a git checkout"
 
 # The tests of each pass run here: unit tests, puts/gets/accumulates and
-# ARMCI on one node and through UCX (shared memory and TCP), the install
+# ARMCI on one node and through UCX (shared memory and TCP), a Global Arrays
+# program and the ABI check against ARMCI-MPI's headers, the install
 # check, shared-memory clean-up (in a /dev/shm of its own, beside another
 # job's files), an exit without reach_finalize, the tools.
-subset='^(unit\.|(mpi|net1)\.test_(rma|armci)\.np2$|tcp\.test_rma|install\.|shm\.(normal|foreign)$|peer_loss\.barrier\.exit\.|tool\.reach-info$)'
+subset='^(unit\.|(mpi|net1)\.(test_(rma|armci)|ga_basic)\.np2$|tcp\.test_rma|install\.|abi\.|shm\.(normal|foreign)$|peer_loss\.barrier\.exit\.|tool\.reach-info$)'
 
 start=$(date +%s)
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/reach-fresh.XXXXXX")
@@ -77,6 +78,14 @@ if ! test -s /tmp/results/report.md || ! ls /tmp/results/*.png >/dev/null; then
     exit 1
 fi
 step "reach-bench --quick"
+for ga in ga-bench ga-bench-armci-mpi; do
+    if ! mpiexec -n 2 build/$ga --quick --out /tmp/results >/tmp/bench.log 2>&1; then
+        cat /tmp/bench.log
+        echo "fresh-check: FAILED: $ga --quick"
+        exit 1
+    fi
+done
+step "ga-bench --quick, with reach and with ARMCI-MPI"
 scripts/test.sh -R "$1"
 step "the test subset"
 EOF_INSIDE

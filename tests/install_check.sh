@@ -4,8 +4,9 @@
 # LD_LIBRARY_PATH unset throughout: the installed reach-info runs; programs
 # build against the prefix through find_package(reach), through pkg-config
 # with mpicc, and through pkg-config with the plain C compiler (a Global
-# Arrays-style program, and one that calls MPI_Init itself), and run on 2
-# processes; the shared libraries export only public names; the prefix
+# Arrays-style program, one that calls MPI_Init itself, and a Global Arrays
+# program linked with Debian's prebuilt Global Arrays, GA_LIBRARY in the
+# environment, whose ScaLAPACK is that of GA_MPI), and run on 2 processes; the shared libraries export only public names; the prefix
 # still works after it is moved, and the installed reach-bench (where
 # built) writes its report from another folder.
 set -e
@@ -45,7 +46,9 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig"
 "$mpicc" -o "$top/pc_armci" "$src/examples/armci_hello.c" $(pkg-config --cflags --libs armci)
 cc -o "$top/ga_only" "$src/tests/consumer/ga_only.c" $(pkg-config --cflags --libs armci)
 cc -o "$top/mpi_first" "$src/tests/consumer/mpi_first.c" $(pkg-config --cflags --libs armci)
-for exe in "$top/pc_counter" "$top/pc_armci" "$top/ga_only" "$top/mpi_first"; do
+cc -o "$top/ga_basic" "$src/tests/consumer/ga_basic.c" "$GA_LIBRARY" $(pkg-config --cflags --libs armci) \
+   -lscalapack-"$GA_MPI" -llapack -lblas -lgfortran -lm
+for exe in "$top/pc_counter" "$top/pc_armci" "$top/ga_only" "$top/mpi_first" "$top/ga_basic"; do
   run2 "$exe" "$@" || fail "$exe (pkg-config) does not run"
 done
 

@@ -60,8 +60,10 @@ def merge(exp, part):
     """Adds the results of part, a file of the same experiment and process
     count, to exp; the load kept is the higher of the two, before and after."""
     exp["results"] += part["results"]
+    def one_minute(exp, key):
+        return exp[key]["loadavg"][0] if exp.get(key, {}).get("loadavg") else -1
     for key in ("load_before", "load_after"):
-        if key in part and (key not in exp or part[key]["loadavg"][0] > exp[key]["loadavg"][0]):
+        if one_minute(part, key) > one_minute(exp, key):
             exp[key] = part[key]
     exp["environment"] = {**exp.get("environment", {}), **part.get("environment", {})}
 
@@ -171,7 +173,7 @@ def table(exp):
     percentile]; then the baseline's time over each of reach's (ratio())."""
     lines = lines_of(exp)
     series = list(dict.fromkeys(s for s, _ in lines))
-    impls = list(dict.fromkeys(i for _, i in lines))
+    impls = sorted(dict.fromkeys(i for _, i in lines), key=lambda i: i in BASELINES)   # baselines last
     base = next((i for i in impls if i in BASELINES), None)
     reach = [i for i in impls if i.startswith("reach")] if base else []
     units = {r["unit"] for r in exp["results"]}
@@ -246,13 +248,12 @@ def figure(exp, plt):
         ax.set_xticks([g + 0.4 - width / 2 for g in range(len(groups))], groups, fontsize=7)
 
     for col, s in enumerate(panels):
-        ax = grid[0][col]
         if kind == "panels":   # a series by size on log axes, else bars by x
             ax = grid[col // cols][col % cols]
             own = {impl: pts for (s2, impl), pts in lines.items() if s2 == s}
             xs = sorted({x for pts in own.values() for x in pts})
             s_unit = shown(next(iter(next(iter(own.values())).values()))["unit"])
-            if len(xs) > 2:
+            if len(xs) > 2 and xs[0] > 0:
                 for impl, pts in own.items():
                     curve(ax, pts, impl, lambda x, r: r["median"])
                 log2_x(ax)
@@ -263,6 +264,7 @@ def figure(exp, plt):
             ax.set_ylabel(s_unit)
             ax.set_title(s, fontsize=9)
             continue
+        ax = grid[0][col]
         own = {impl: pts for (s2, impl), pts in lines.items() if s2 == s}
         if kind == "strided":
             contiguous = own.get("reach contiguous", {})
@@ -403,7 +405,8 @@ def report(folder):
            + ", ".join(str(c) for c in counts) + " processes.", "",
            f"Figures are medians of the samples (up to {first['samples']} per point) with the middle half "
            "of the samples (25th–75th percentile) in brackets; a figure of one run (LU's breakdown, from "
-           "its median run) has neither brackets nor ratios. Every comparison was measured in the same run; "
+           "its median run) has neither brackets nor ratios. Every comparison was measured in the same run (ga-bench's: its two builds one right after the "
+           "other); "
            "`MPI-3 / reach …` is MPI-3's time over reach's, `ARMCI-MPI / reach` (Global Arrays "
            "operations, ga-bench) ARMCI-MPI's (above 1: reach is faster)."
            + (" Sections marked **more processes than cores** show an oversubscribed machine: they measure "
