@@ -1,6 +1,7 @@
-/* ARMCI interface of reach. Names, signatures and constant values follow
- * Global Arrays' armci.h, so that programs written for ARMCI build against
- * libarmci unchanged. Every call translates to reach.h. */
+/* ARMCI interface of reach. Names and signatures follow Global Arrays'
+ * armci.h, so that programs written for ARMCI build against libarmci
+ * unchanged; types, layouts and constant values are ARMCI-MPI's (below).
+ * Every call translates to reach.h. */
 #ifndef _ARMCI_H
 #define _ARMCI_H
 

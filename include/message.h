@@ -1,4 +1,5 @@
-/* ARMCI message layer of reach (Global Arrays' message.h names), carried by MPI over the communicators of reach's groups.
+/* ARMCI message layer of reach (Global Arrays' message.h names), carried
+ * by MPI over the communicators of reach's groups.
  *
  * Scopes: SCOPE_ALL is every member of the group (the default group for
  * the calls without a group argument), SCOPE_NODE the members on this

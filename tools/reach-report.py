@@ -34,7 +34,7 @@ WIDE_RULE = f"the middle half of its samples spans more than {100 * WIDE:.0f}% o
 def load(folder):
     """{file stem: experiment} in ORDER, then by process count."""
     runs = {}
-    for path in glob.glob(os.path.join(folder, "*.json")):
+    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         with open(path) as f:
             try:
                 data = json.load(f)
@@ -43,7 +43,7 @@ def load(folder):
         if "experiment" in data:
             stem = f"{data['experiment']}-np{data['machine']['processes']}"
             if stem in runs:
-                merge(runs[stem], data)
+                merge(runs[stem], data, path)
             else:
                 runs[stem] = data
 
@@ -56,10 +56,19 @@ def load(folder):
     return dict(sorted(runs.items(), key=key))
 
 
-def merge(exp, part):
-    """Adds the results of part, a file of the same experiment and process
-    count, to exp; the load kept is the higher of the two, before and after."""
-    exp["results"] += part["results"]
+def merge(exp, part, path):
+    """Adds the results of part (the file at path), of the same experiment
+    and process count, to exp: a point exp holds already (the same series,
+    implementation and x: a file left from another run) is kept and named.
+    The machine is exp's; the load kept is the higher of the two, before
+    and after."""
+    held = {(r["series"], r["impl"], r["x"]) for r in exp["results"]}
+    new = [r for r in part["results"] if (r["series"], r["impl"], r["x"]) not in held]
+    if len(new) < len(part["results"]):
+        print(f"reach-report: {path} repeats {len(part['results']) - len(new)} points of an "
+              "earlier file of its experiment, whose are kept (a file left from another run?)",
+              file=sys.stderr)
+    exp["results"] += new
     def one_minute(exp, key):
         return exp[key]["loadavg"][0] if exp.get(key, {}).get("loadavg") else -1
     for key in ("load_before", "load_after"):

@@ -71,20 +71,35 @@ int PARMCI_Init_mpi_comm(MPI_Comm comm)
 }
 ARMCI_ALIAS(ARMCI_Init_mpi_comm)
 
-/* The level is checked, not used: reach's server thread never calls MPI,
- * so any level MPI runs at serves it. */
-static int armci_thread_level(int level)
+/* ARMCI-MPI's threaded start-up: MPI, if it is not running yet, is started
+ * at the level asked (and ended by ARMCI_Finalize); if it is, it must
+ * provide that level. reach's own server thread never calls MPI. */
+static int armci_mpi_owned;
+
+static int armci_thread_start(int level)
 {
     if (level != MPI_THREAD_SINGLE && level != MPI_THREAD_FUNNELED &&
         level != MPI_THREAD_SERIALIZED && level != MPI_THREAD_MULTIPLE)
         return armci_error(REACH_ERR_ARG, "%d is not an MPI_THREAD_* level", level);
+    int inited = 0, provided = MPI_THREAD_SINGLE;
+    MPI_Initialized(&inited);
+    if (!inited) {
+        if (MPI_Init_thread(NULL, NULL, level, &provided) != MPI_SUCCESS)
+            return armci_error(REACH_ERR_SYSTEM, "MPI_Init_thread failed");
+        armci_mpi_owned = 1;
+    } else {
+        MPI_Query_thread(&provided);
+    }
+    if (provided < level)
+        return armci_error(REACH_ERR_ARG, "MPI provides thread level %d, below the %d asked",
+                           provided, level);
     return REACH_SUCCESS;
 }
 
 int PARMCI_Init_thread(int armci_requested)
 {
     ARMCI_ENTRY();
-    int st = armci_thread_level(armci_requested);
+    int st = armci_thread_start(armci_requested);
     return st != REACH_SUCCESS ? st : reach_init(NULL, NULL);
 }
 ARMCI_ALIAS(ARMCI_Init_thread)
@@ -92,7 +107,7 @@ ARMCI_ALIAS(ARMCI_Init_thread)
 int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm)
 {
     ARMCI_ENTRY();
-    int st = armci_thread_level(armci_requested);
+    int st = armci_thread_start(armci_requested);
     return st != REACH_SUCCESS ? st : reach_init_comm(comm);
 }
 ARMCI_ALIAS(ARMCI_Init_thread_comm)
@@ -107,7 +122,13 @@ int PARMCI_Finalize(void)
 {
     armci_mutexes = NULL;   /* reach_finalize destroys every mutex set */
     armci_groups_reset();
-    return reach_initialized() ? reach_finalize() : REACH_SUCCESS;
+    int st = reach_initialized() ? reach_finalize() : REACH_SUCCESS;
+    int fin = 0;
+    MPI_Finalized(&fin);
+    if (armci_mpi_owned && !fin)
+        MPI_Finalize();
+    armci_mpi_owned = 0;
+    return st;
 }
 ARMCI_ALIAS(ARMCI_Finalize)
 
@@ -397,9 +418,10 @@ ARMCI_VALUE(double, Double)
 
 /* ---- completion ------------------------------------------------------------ */
 
-/* Every non-blocking operation is issued as an implicit one of reach's
- * (its request is not kept: the 8 bytes of ARMCI-MPI's handle cannot hold
- * one), and the handle records where it went. A wait completes every
+/* Every non-blocking operation is issued with a request of reach's that is
+ * then dropped (the 8 bytes of ARMCI-MPI's handle cannot hold one): reach
+ * completes a dropped request by reach_wait_rank or reach_wait_all. The
+ * handle records where the operation went; a wait completes every
  * operation to that rank, or to all for an aggregate handle. */
 void PARMCI_INIT_HANDLE(armci_hdl_t *h)
 {
@@ -421,13 +443,15 @@ int PARMCI_Wait(armci_hdl_t *h)
 }
 ARMCI_ALIAS(ARMCI_Wait)
 
-/* 0 once the handle's operations are complete. reach completes an
- * operation to a rank of the node when its call returns, and one to
- * another node by the wait; a test therefore completes what it asks about. */
+/* 0 once the handle's operations are complete (their buffers may be
+ * reused); a test completes what it asks about, as ARMCI-MPI's does. A
+ * handle that names no rank ends the job: 1 would have the caller test it
+ * forever. */
 int PARMCI_Test(armci_hdl_t *h)
 {
     ARMCI_ENTRY();
-    return PARMCI_Wait(h) == REACH_SUCCESS ? 0 : 1;
+    armci_check(PARMCI_Wait(h));
+    return 0;
 }
 ARMCI_ALIAS(ARMCI_Test)
 

@@ -6,12 +6,15 @@
 
 /* What a handle stands for: a group of this process, or one that it is not
  * a member of, known by its members' job-wide ranks. A handle names its
- * record by grp_to_abs, which is the record's members array. */
+ * record by grp_to_abs, which is the record's members array. A freed
+ * group's record keeps that array (until ARMCI_Finalize), so that no later
+ * group gets its address and a stale copy of the handle is refused. */
 typedef struct {
     reach_group_t *group;   /* NULL: this process is not a member */
     int size;
     int *members;           /* job-wide rank of each member: grp_to_abs */
     int *inverse;           /* group rank of each job-wide rank, or -1: abs_to_grp */
+    int freed;
 } armci_record_t;
 
 /* Record 0 is the world; a slot whose members is NULL is free. */
@@ -25,9 +28,12 @@ static const ARMCI_Group armci_no_group = {.comm = MPI_COMM_NULL,
                                            .noncoll_pgroup_comm = MPI_COMM_NULL,
                                            .rank = -1};
 
+/* The groups the program did not free are released with the rest. */
 void armci_groups_reset(void)
 {
     for (int i = 0; i < table_len; i++) {
+        if (i > 0 && table[i].group != NULL)
+            reach_group_free(table[i].group);
         free(table[i].members);
         free(table[i].inverse);
     }
@@ -74,7 +80,7 @@ static int armci_record_add(reach_group_t *g, int n, int *members)
         inverse[w] = -1;
     for (int r = 0; r < n; r++)
         inverse[members[r]] = r;
-    table[i] = (armci_record_t){g, n, members, inverse};
+    table[i] = (armci_record_t){g, n, members, inverse, 0};
     return i;
 }
 
@@ -103,6 +109,9 @@ static int armci_record(const ARMCI_Group *group, int *index)
         return REACH_SUCCESS;
     for (int i = 0; i < table_len; i++)
         if (table[i].members != NULL && table[i].members == group->grp_to_abs) {
+            if (table[i].freed)
+                return armci_error(REACH_ERR_HANDLE, "the group was freed (a copy of a handle "
+                                                     "given to ARMCI_Group_free)");
             *index = i;
             return REACH_SUCCESS;
         }
@@ -179,9 +188,8 @@ void PARMCI_Group_free(ARMCI_Group *group)
         return;
     if (table[i].group != NULL)
         armci_check(reach_group_free(table[i].group));
-    free(table[i].members);
     free(table[i].inverse);
-    table[i] = (armci_record_t){0};
+    table[i] = (armci_record_t){.members = table[i].members, .freed = 1};
     if (default_record == i)
         default_record = 0;
     *group = armci_no_group;

@@ -32,6 +32,7 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
      * the node has, so that the answer is the same everywhere. */
     unsigned long long node_total = 0, mine_ull = bytes;
     MPI_Allreduce(&mine_ull, &node_total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, g->node_comm);
+    shm_cache_flush();   /* every member's: what the node has is then free */
     size_t avail = shm_available();
     if (bytes > PTRDIFF_MAX)
         st = rt_error(REACH_ERR_ARG, call, "size %zu is too large (a negative size?)", bytes);

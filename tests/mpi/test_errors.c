@@ -180,6 +180,19 @@ int main(int argc, char **argv)
     CHECK(room != NULL);
     CHECK(room == NULL || reach_free_local(room) == REACH_SUCCESS);
     CHECK(reach_set_shm_limit(0) == REACH_SUCCESS);
+    /* More freed blocks than the cache keeps: the oldest are given back. */
+    void *many[24];
+    for (int i = 0; i < 24; i++)
+        CHECK((many[i] = reach_malloc_local((size_t)(i + 1) * 4096)) != NULL);
+    for (int i = 0; i < 24; i++)
+        CHECK(reach_free_local(many[i]) == REACH_SUCCESS);
+    for (int i = 0; i < 24; i++) {
+        CHECK((many[i] = reach_malloc_local((size_t)(i + 1) * 4096)) != NULL);
+        if (many[i])
+            memset(many[i], 2, (size_t)(i + 1) * 4096);
+    }
+    for (int i = 0; i < 24; i++)
+        CHECK(reach_free_local(many[i]) == REACH_SUCCESS);
     reach_stats_t s;
     CHECK(reach_stats_get(NULL) == REACH_ERR_ARG);
     CHECK(reach_stats_get(&s) == REACH_SUCCESS);

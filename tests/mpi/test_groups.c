@@ -233,8 +233,13 @@ static void test_outside(void)
     CHECK(armci_group_comm(&none) == MPI_COMM_NULL);
     ARMCI_Group_free(&none);
     CHECK(is_none(&none));
-    /* A copy of a freed handle names no group any more (one message). */
+    /* A copy of a freed handle names no group any more (one message), not
+     * even once a new group has been made since. */
+    ARMCI_Group again;
+    ARMCI_Group_create(1, last, &again);
+    CHECK(again.grp_to_abs != copy.grp_to_abs);
     CHECK(ARMCI_Group_rank(&copy, &rank) == REACH_ERR_HANDLE);
+    ARMCI_Group_free(&again);
 }
 
 static void test_armcix(void)

@@ -23,7 +23,9 @@ static struct {
  * (Global Arrays a 24 MiB one in every GA_Dgemm, which took 40 times as
  * long without this). Up to SHM_CACHE_BLOCKS blocks of SHM_CACHE_BYTES in
  * all, the oldest given back first; all given back when an allocation
- * finds no room. */
+ * finds no room and at every collective allocation (so that the node's
+ * check of its free memory sees them free). A reused block holds what its
+ * last user left, as malloc's do. */
 #define SHM_CACHE_BLOCKS 16
 #define SHM_CACHE_BYTES ((size_t)64 << 20)
 static struct {
@@ -80,8 +82,7 @@ static int shm_cache_put(size_t off, size_t len)
     return 1;
 }
 
-/* Gives every cached block back; 1 if there was one. */
-static int shm_cache_flush(void)
+int shm_cache_flush(void)
 {
     int had = cache.count > 0;
     while (cache.count > 0)
@@ -216,8 +217,7 @@ size_t shm_available(void)
             fclose(f);
         }
     }
-    /* The cache is given back before an allocation fails. */
-    return avail > SIZE_MAX - cache.bytes ? SIZE_MAX : avail + cache.bytes;
+    return avail;
 }
 
 size_t shm_arena_size(void)

@@ -63,6 +63,8 @@ int shm_alloc(const char *call, size_t len, int kind, void **ptr) REACH_HIDDEN;
  * system, or keeps a local block committed for the next local allocation
  * of a like size; REACH_ERR_ARG if ptr starts no such block. */
 int shm_free(void *ptr, int kind) REACH_HIDDEN;
+/* Gives back every freed local block kept committed; 1 if there was one. */
+int shm_cache_flush(void) REACH_HIDDEN;
 /* Bytes of memory the node can still give to shared allocations. */
 size_t shm_available(void) REACH_HIDDEN;
 /* Bytes this process has allocated in its arena. */
