@@ -16,7 +16,8 @@ extern int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Gro
 extern int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group);
 
 /* A set of count mutexes on every member of pgroup (collective over it);
- * proc in the calls below is a rank of that group. */
+ * proc in the calls below is a rank of that group, which must outlive the
+ * set. */
 typedef struct armcix_mutex_hdl_s *armcix_mutex_hdl_t;
 extern armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup);
 extern int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl);
