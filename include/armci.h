@@ -12,11 +12,9 @@
 extern "C" {
 #endif
 
-/* The types, constant values and layouts are those of ARMCI-MPI's armci.h
- * (Debian's libarmci-mpi-dev), so that a program or library compiled
- * against that header -- Debian's prebuilt Global Arrays among them --
- * links against reach's libarmci without a rebuild; the names are also
- * those Global Arrays' own armci.h gives. */
+/* ARMCI-MPI's armci.h is Debian's (libarmci-mpi-dev): a program or library
+ * compiled against it -- Debian's prebuilt Global Arrays among them --
+ * links against reach's libarmci without a rebuild. */
 
 /* A vector descriptor: ptr_array_len segments of bytes each. */
 typedef struct {
@@ -80,8 +78,8 @@ extern int ARMCI_Init_args(int *argc, char ***argv);
 /* Starts on comm's processes instead of MPI_COMM_WORLD's. */
 extern int ARMCI_Init_mpi_comm(MPI_Comm comm);
 /* ARMCI-MPI's threaded start-up: armci_requested is an MPI_THREAD_* level.
- * reach serves any level (its server thread never calls MPI); MPI must be
- * initialized at a level that suits the program's own threads. */
+ * MPI not running yet is started at that level (and ended by
+ * ARMCI_Finalize); a running MPI that provides less is refused. */
 extern int ARMCI_Init_thread(int armci_requested);
 extern int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
 extern int ARMCI_Initialized(void);

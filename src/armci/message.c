@@ -4,15 +4,21 @@
 #include "armci_internal.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static MPI_Comm msg_world_comm = MPI_COMM_NULL;
 
-_Noreturn static void msg_die(const char *what)
+/* Ends the job with "CALL: " and what fmt says. */
+_Noreturn __attribute__((format(printf, 1, 2))) static void msg_die(const char *fmt, ...)
 {
-    char msg[320];
+    char what[256], msg[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
     snprintf(msg, sizeof msg, "%s: %s", armci_call(), what);
     reach_abort(1, msg);
 }
@@ -67,11 +73,8 @@ static int msg_root(int root, MPI_Comm comm)
     MPI_Comm world = msg_world();
     int size;
     MPI_Comm_size(world, &size);
-    if (root < 0 || root >= size) {
-        char what[96];
-        snprintf(what, sizeof what, "root %d is out of range [0, %d)", root, size);
-        msg_die(what);
-    }
+    if (root < 0 || root >= size)
+        msg_die("root %d is out of range [0, %d)", root, size);
     if (comm == world)
         return root;
     MPI_Group gw, gc;
@@ -81,11 +84,8 @@ static int msg_root(int root, MPI_Comm comm)
     MPI_Group_translate_ranks(gw, 1, &root, gc, &r);
     MPI_Group_free(&gw);
     MPI_Group_free(&gc);
-    if (r == MPI_UNDEFINED) {
-        char what[96];
-        snprintf(what, sizeof what, "root %d is not in this process's scope", root);
-        msg_die(what);
-    }
+    if (r == MPI_UNDEFINED)
+        msg_die("root %d is not in this process's scope", root);
     return r;
 }
 
@@ -301,19 +301,14 @@ static MPI_Op msg_op(const char *op, int type)
         integer_op = MPI_BAND;
     else if (msg_is(op, "|", "bor") || strcmp(op, "or") == 0)
         integer_op = MPI_BOR;
-    char msg[256];
     if (integer_op == MPI_OP_NULL)
-        snprintf(msg, sizeof msg,
-                 "unknown operation \"%.32s\": the operations are + (sum), * (mult), max, min, "
-                 "absmax, absmin, and for integer types && (land), || (lor), & (band), "
-                 "| (bor, or)", op);
-    else if (type == ARMCI_FLOAT || type == ARMCI_DOUBLE)
-        snprintf(msg, sizeof msg,
-                 "operation \"%s\" takes integer types only (ARMCI_INT, ARMCI_LONG, "
-                 "ARMCI_LONG_LONG)", op);
-    else
-        return integer_op;
-    msg_die(msg);
+        msg_die("unknown operation \"%.32s\": the operations are + (sum), * (mult), max, min, "
+                "absmax, absmin, and for integer types && (land), || (lor), & (band), "
+                "| (bor, or)", op);
+    if (type == ARMCI_FLOAT || type == ARMCI_DOUBLE)
+        msg_die("operation \"%s\" takes integer types only (ARMCI_INT, ARMCI_LONG, "
+                "ARMCI_LONG_LONG)", op);
+    return integer_op;
 }
 
 /* gop (root < 0: result everywhere) or reduce to the scope's first member. */

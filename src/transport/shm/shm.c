@@ -42,6 +42,16 @@ static void shm_release(size_t off)
     fallocate(arena.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
 }
 
+/* Takes entry i out of the cache (its bytes from the total); its offset. */
+static size_t shm_cache_remove(int i)
+{
+    size_t off = cache.off[i];
+    cache.bytes -= heap_block_len(&arena.heap, off, SHM_BLOCK_CACHED);
+    memmove(cache.off + i, cache.off + i + 1, sizeof cache.off[0] * (size_t)(cache.count - i - 1));
+    cache.count--;
+    return off;
+}
+
 /* A cached block of at least len bytes and at most twice that, made a
  * local block at *ptr; 0 if there is none. */
 static int shm_cache_take(size_t len, void **ptr)
@@ -55,11 +65,8 @@ static int shm_cache_take(size_t len, void **ptr)
     }
     if (best < 0)
         return 0;
-    size_t off = cache.off[best];
+    size_t off = shm_cache_remove(best);
     heap_retag(&arena.heap, off, SHM_BLOCK_CACHED, SHM_BLOCK_LOCAL);
-    memmove(cache.off + best, cache.off + best + 1, sizeof cache.off[0] * (size_t)(cache.count - best - 1));
-    cache.count--;
-    cache.bytes -= best_len;
     *ptr = arena.base + off;
     return 1;
 }
@@ -71,11 +78,8 @@ static int shm_cache_put(size_t off, size_t len)
 {
     if (len > SHM_CACHE_BYTES)
         return 0;
-    while (cache.count == SHM_CACHE_BLOCKS || cache.bytes + len > SHM_CACHE_BYTES) {
-        cache.bytes -= heap_block_len(&arena.heap, cache.off[0], SHM_BLOCK_CACHED);
-        shm_release(cache.off[0]);
-        memmove(cache.off, cache.off + 1, sizeof cache.off[0] * (size_t)--cache.count);
-    }
+    while (cache.count == SHM_CACHE_BLOCKS || cache.bytes + len > SHM_CACHE_BYTES)
+        shm_release(shm_cache_remove(0));
     heap_retag(&arena.heap, off, SHM_BLOCK_LOCAL, SHM_BLOCK_CACHED);
     cache.off[cache.count++] = off;
     cache.bytes += len;
@@ -86,8 +90,7 @@ int shm_cache_flush(void)
 {
     int had = cache.count > 0;
     while (cache.count > 0)
-        shm_release(cache.off[--cache.count]);
-    cache.bytes = 0;
+        shm_release(shm_cache_remove(cache.count - 1));
     return had;
 }
 
