@@ -1,5 +1,6 @@
 /* Typed remote atomics: 32- and 64-bit fetch-add, swap, compare-and-swap. */
-#include "core/runtime.h"
+#include "core/rma.h"
+#include "base/state.h"
 #include "transport/shm/shm_ops.h"
 #include "transport/transport.h"
 

@@ -1,8 +1,9 @@
 /* Strided and vector put, get and accumulate. Every remote range is checked
  * before any byte moves. */
-#include "core/acc.h"
-#include "core/request.h"
-#include "core/strided.h"
+#include "core/rma.h"
+#include "base/acc.h"
+#include "base/request.h"
+#include "base/strided.h"
 #include "transport/shm/shm_ops.h"
 #include "transport/transport.h"
 

@@ -1,8 +1,9 @@
 /* Contiguous put, get and accumulate, blocking and non-blocking. */
+#include "core/rma.h"
 #include "api/rma.h"
-#include "core/acc.h"
-#include "core/request.h"
-#include "core/runtime.h"
+#include "base/acc.h"
+#include "base/request.h"
+#include "base/state.h"
 #include "transport/shm/shm_ops.h"
 #include "transport/transport.h"
 

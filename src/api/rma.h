@@ -2,7 +2,7 @@
 #ifndef REACH_API_RMA_H
 #define REACH_API_RMA_H
 
-#include "core/runtime.h"
+#include "base/state.h"
 
 /* reach_put, its errors under `call`. With nbi, a put to another node
  * returns at once and its source stays unchanged until the next operation

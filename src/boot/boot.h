@@ -1,7 +1,7 @@
 /* Start-up over MPI: who we are, who shares our node. */
 #ifndef REACH_BOOT_H
 #define REACH_BOOT_H
-#include "core/runtime.h"
+#include "base/state.h"
 
 /* Initializes MPI if needed (only when comm is MPI_COMM_NULL, meaning the
  * world) and fills rt's rank, size, communicators and node membership. */

@@ -1,6 +1,6 @@
 #include "boot/boot.h"
 
-#include "core/wait.h"
+#include "base/wait.h"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -1,6 +1,7 @@
+#include "core/rma.h"
 #include "core/group.h"
 #include "reach_mpi.h"
-#include "core/handle.h"
+#include "base/handle.h"
 #include "core/mem.h"
 #include "transport/shm/shm.h"
 

@@ -1,7 +1,7 @@
 /* Groups: a communicator and the job-wide ranks of its members. */
 #ifndef REACH_CORE_GROUP_H
 #define REACH_CORE_GROUP_H
-#include "core/runtime.h"
+#include "base/state.h"
 
 struct reach_group {
     uint32_t magic;

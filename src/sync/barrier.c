@@ -22,14 +22,16 @@
  *
  * On one node there is no network and a write is complete when its stores
  * are visible: every variant is a memory fence and the node barrier. */
+#include "core/rma.h"
 #include "core/mem.h"
-#include "core/wait.h"
+#include "base/wait.h"
 #include "core/group.h"
 #include "sync/counter.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,9 +50,9 @@ static struct {
     int64_t counter_rounds;
 } bx;
 
-static inline shm_waitword_t *bx_word(size_t off)
+static inline waitword_t *bx_word(size_t off)
 {
-    return (shm_waitword_t *)(void *)(rt.peers[rt.rank].map + off);
+    return (waitword_t *)(void *)(rt.peers[rt.rank].map + off);
 }
 
 /* Waits until the waitword at header offset off has counted to target,
@@ -58,7 +60,7 @@ static inline shm_waitword_t *bx_word(size_t off)
 static void bx_wait(size_t off, uint32_t target, int from)
 {
     wait_now.what.rank = from;
-    shm_waitword_wait_count(bx_word(off), target);
+    waitword_wait_count(bx_word(off), target);
 }
 
 /* The node barrier: waits for the ranks of the node. */
@@ -74,7 +76,7 @@ static void bx_signal(int rank, size_t off)
 {
     char *map = rt.peers[rank].map;
     if (map)
-        shm_waitword_add((shm_waitword_t *)(void *)(map + off), 1);
+        waitword_add((waitword_t *)(void *)(map + off), 1);
     else
         net->sync(rank, rt.peers[rank].rbase + off, NET_SYNC_ADD32_WAKE, 1, 0, NULL);
 }
@@ -123,8 +125,33 @@ static int bx_prepare(const char *call, int kind)
     return REACH_SUCCESS;
 }
 
+/* Barriers rank r (of this node) has entered. */
+static uint32_t bx_entered(int r)
+{
+    return atom_load_relaxed((_Atomic uint32_t *)(void *)(rt.peers[r].map + SHM_ENTERED_OFF));
+}
+
+/* A barrier wait's report: whose signal it awaits, and the ranks of this
+ * node that have not yet entered the barrier. */
+static void bx_describe(const wait_what_t *w, char *buf, size_t len)
+{
+    int n = w->rank >= 0 ? snprintf(buf, len, "in a barrier, for the signal of rank %d", w->rank)
+                         : snprintf(buf, len, "in a barrier");
+    uint32_t mine = bx_entered(rt.rank);
+    int late = 0;
+    for (int i = 0; i < rt.node_size && (size_t)n < len; i++) {
+        int r = rt.node_peers[i];
+        if ((int32_t)(bx_entered(r) - mine) < 0)
+            n += snprintf(buf + n, len - (size_t)n, "%s%d", late++ ? ", " : "; not yet in it: rank ", r);
+    }
+    if ((size_t)n < len && rt.node_count > 1)
+        snprintf(buf + n, len - (size_t)n, "%s", late ? " (ranks of other nodes not seen from here)"
+                                                      : "; the ranks of this node are all in it");
+}
+
 int barrier_init(void)
 {
+    wait_describe_barrier(bx_describe);
     if (rt.cfg.barrier_radix < 2)
         return rt_error(REACH_ERR_ARG, "reach_init", "REACH_BARRIER_RADIX=%u: the tree needs 2 or more",
                         rt.cfg.barrier_radix);
@@ -187,8 +214,8 @@ static void bx_hierarchical(void)
         for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
             int peer = rt.node_members[rt.node_first[(i + dist) % n]];
             int from = rt.node_members[rt.node_first[(i + n - dist) % n]];
-            bx_signal(peer, SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t));
-            bx_wait(SHM_DISSEM_OFF + (size_t)k * sizeof(shm_waitword_t), bx.dissem_epoch, from);
+            bx_signal(peer, SHM_DISSEM_OFF + (size_t)k * sizeof(waitword_t));
+            bx_wait(SHM_DISSEM_OFF + (size_t)k * sizeof(waitword_t), bx.dissem_epoch, from);
         }
     }
     bx_node();
@@ -218,7 +245,7 @@ static uint32_t bx_exchange(void)
                 bx.sums[o] = 0;
             }
         size_t off = (size_t)k * bx.per_round * sizeof(uint32_t);
-        size_t word = SHM_XCHG_OFF + (size_t)k * sizeof(shm_waitword_t);
+        size_t word = SHM_XCHG_OFF + (size_t)k * sizeof(waitword_t);
         char *map = rt.peers[peer].map;
         if (map) {
             memcpy(map + (bx.raddr[peer] - rt.peers[peer].rbase) + off, bx.out, m * sizeof(uint32_t));

@@ -2,9 +2,9 @@
  * the public calls. See counter.h. */
 #include "sync/counter.h"
 #include "core/group.h"
-#include "core/handle.h"
+#include "base/handle.h"
 #include "core/mem.h"
-#include "core/wait.h"
+#include "base/wait.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
@@ -38,7 +38,7 @@ static void ctr_claim(ctr_home_t *h, int rank, int64_t value, ctr_push_fn push)
 int64_t ctr_home_add(ctr_home_t *h, int64_t add, ctr_push_fn push)
 {
     int64_t old = atom_fetch_add_seq_cst(&h->value, add), now = old + add;
-    shm_waitword_add(&h->changes, 1);
+    waitword_add(&h->changes, 1);
     if (atom_load_seq_cst(&h->registered) != 0)
         for (int r = 0; r < rt.size; r++)
             if (atom_load_acquire(&h->want[r].waiting) &&
@@ -129,7 +129,7 @@ int64_t ctr_wait_here(ctr_home_t *h, int64_t target)
         int64_t now = atom_load_seq_cst(&h->value);
         if (now >= target)
             return now;
-        shm_waitword_wait_change(&h->changes, seen);
+        waitword_wait_change(&h->changes, seen);
     }
 }
 

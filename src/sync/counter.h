@@ -14,8 +14,8 @@
 #define REACH_SYNC_COUNTER_H
 
 #include <stdint.h>
-#include "core/runtime.h"
-#include "transport/shm/futex.h"
+#include "base/state.h"
+#include "base/waitword.h"
 
 /* A waiter on another node: waiting for the counter to reach target. */
 typedef struct ctr_want {
@@ -28,7 +28,7 @@ typedef struct ctr_home {
     _Atomic int64_t value;
     _Atomic uint32_t registered;   /* wants[] entries waiting */
     char pad[52];
-    shm_waitword_t changes;        /* counts changes; waiters here sleep on it */
+    waitword_t changes;        /* counts changes; waiters here sleep on it */
     ctr_want_t want[];             /* by rank */
 } ctr_home_t;
 

@@ -1,6 +1,7 @@
 /* Completion. On the node a put is complete at the target when its stores
  * are globally visible, so a fence there is a memory fence; to another node
  * it is the network transport's flush. The barrier is in barrier.c. */
+#include "core/rma.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"

@@ -29,10 +29,11 @@
  *   lock for processes of the lock's node; a process on another node sends
  *   one request to the lock's server, which takes a ticket on its behalf
  *   and answers when its turn comes. */
+#include "core/rma.h"
 #include "core/group.h"
-#include "core/handle.h"
+#include "base/handle.h"
 #include "core/mem.h"
-#include "core/wait.h"
+#include "base/wait.h"
 #include "sync/counter.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
@@ -46,7 +47,7 @@
 typedef struct mcs_qnode {
     _Atomic uint64_t next;
     char pad[56];
-    shm_waitword_t locked;   /* 1 while waiting, 0 once the lock is passed */
+    waitword_t locked;   /* 1 while waiting, 0 once the lock is passed */
 } mcs_qnode_t;
 
 _Static_assert(SHM_QNODE_OFF + SHM_QNODES * sizeof(mcs_qnode_t) <= SHM_BARRIER_OFF,
@@ -153,7 +154,7 @@ static void mcs_pass(uint64_t next)
     mcs_qnode_t *nq = mcs_qnode(next);
     if (nq) {
         atom_store_seq_cst(&nq->locked.value, 0);
-        shm_waitword_wake(&nq->locked);
+        waitword_wake(&nq->locked);
     } else {
         net->push(mcs_rank(next), 1);
     }
@@ -427,7 +428,7 @@ static int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, si
                 rt.stats.lock_contended++;
         } else if (atom_xchg_acq_rel(&pq->next, me) != MCS_RELEASED) {
             rt.stats.lock_contended++;
-            shm_waitword_wait_change(&q->locked, 1);
+            waitword_wait_change(&q->locked, 1);
         }
         wait_done();
     }

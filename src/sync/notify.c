@@ -3,7 +3,7 @@
  * counter is a waitword in the receiver's arena, so the waiter sleeps. */
 #include "core/group.h"
 #include "core/mem.h"
-#include "core/wait.h"
+#include "base/wait.h"
 #include "sync/sync.h"
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
@@ -12,7 +12,7 @@
 
 static struct {
     void *mine;                 /* my counters, one per sender */
-    shm_waitword_t **at;        /* by rank: its counters, mapped here (NULL: other node) */
+    waitword_t **at;        /* by rank: its counters, mapped here (NULL: other node) */
     uintptr_t *raddr;           /* by rank: its counters, in its address space */
     int *sent, *waited;         /* by rank */
 } nt;
@@ -27,13 +27,13 @@ int notify_init(void)
     if (!bases || !nt.at || !nt.sent || !nt.waited || !nt.raddr)
         rt_fatal("reach_init: out of private memory");
     int st = mem_alloc_collective("reach_init", &group_world,
-                                  sizeof(shm_waitword_t) * (size_t)rt.size, bases, 0);
+                                  sizeof(waitword_t) * (size_t)rt.size, bases, 0);
     if (st == REACH_SUCCESS) {
         nt.mine = bases[rt.rank];
         for (int r = 0; r < rt.size; r++) {
             nt.raddr[r] = (uintptr_t)bases[r];
             if (rt.peers[r].map)
-                nt.at[r] = (shm_waitword_t *)(void *)(rt.peers[r].map +
+                nt.at[r] = (waitword_t *)(void *)(rt.peers[r].map +
                                                       ((uintptr_t)bases[r] - rt.peers[r].rbase));
         }
     }
@@ -59,9 +59,9 @@ int reach_notify(int rank)
     if (st != REACH_SUCCESS)
         return st;
     if (nt.at[rank]) {
-        shm_waitword_add(&nt.at[rank][rt.rank], 1);
+        waitword_add(&nt.at[rank][rt.rank], 1);
     } else {
-        net->sync(rank, nt.raddr[rank] + (uintptr_t)rt.rank * sizeof(shm_waitword_t),
+        net->sync(rank, nt.raddr[rank] + (uintptr_t)rt.rank * sizeof(waitword_t),
                   NET_SYNC_ADD32_WAKE, 1, 0, NULL);
     }
     return ++nt.sent[rank];
@@ -74,10 +74,10 @@ int reach_notify_wait(int rank, int *waited)
         return st;
     if (waited == NULL)
         return rt_error(REACH_ERR_ARG, "reach_notify_wait", "waited is NULL");
-    shm_waitword_t *w = &((shm_waitword_t *)nt.mine)[rank];
+    waitword_t *w = &((waitword_t *)nt.mine)[rank];
     uint32_t want = (uint32_t)++nt.waited[rank];
     wait_for(WAIT_NOTIFY, rank, 0, want);
-    shm_waitword_wait_count(w, want);
+    waitword_wait_count(w, want);
     wait_done();
     *waited = (int)want;
     return (int)atom_load_acquire(&w->value);

@@ -2,7 +2,7 @@
 #ifndef REACH_SYNC_H
 #define REACH_SYNC_H
 #include <stdio.h>
-#include "core/runtime.h"
+#include "base/state.h"
 
 /* All-fence, then a barrier of every rank, as REACH_BARRIER chooses. */
 void sync_barrier(void) REACH_HIDDEN;

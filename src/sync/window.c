@@ -29,12 +29,13 @@
  *   applies the operations and answers with the gets' data. A flush sends
  *   what is queued with the lock and keeps it; the rest follows at unlock.
  */
+#include "core/rma.h"
 #include "api/rma.h"
-#include "core/acc.h"
+#include "base/acc.h"
 #include "core/group.h"
-#include "core/handle.h"
-#include "core/wait.h"
-#include "core/strided.h"
+#include "base/handle.h"
+#include "base/wait.h"
+#include "base/strided.h"
 #include "core/mem.h"
 #include "sync/sync.h"
 #include "sync/window.h"

@@ -4,7 +4,7 @@
 #define REACH_SYNC_WINDOW_H
 
 #include <stdint.h>
-#include "core/runtime.h"
+#include "base/state.h"
 
 /* The lock word: shared holders, exclusive holder, exclusive lockers
  * waiting (see window.c). */

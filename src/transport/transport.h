@@ -12,12 +12,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/runtime.h"
+#include "base/state.h"
 
 /* Operations on the runtime's own synchronization words (lock words, queue
  * nodes, counters), done with CPU atomics at the target, as on the node;
  * the *_WAKE forms also wake the target's sleepers on that word (a
- * shm_waitword_t). */
+ * waitword_t). */
 typedef enum net_sync_op {
     NET_SYNC_SWAP64,        /* returns the old value, stores a */
     NET_SYNC_CAS64,         /* stores b if the word equals a; returns the old value */

@@ -1,5 +1,5 @@
 #include "transport/shm/shm.h"
-#include "core/heap.h"
+#include "base/heap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -296,8 +296,8 @@ void shm_node_barrier(void)
     uint32_t gen = atom_load_acquire(&b->generation.value);
     if (atom_fetch_add_acq_rel(&b->arrived, 1) == (uint32_t)rt.node_size - 1) {
         atom_store_relaxed(&b->arrived, 0);
-        shm_waitword_add(&b->generation, 1);
+        waitword_add(&b->generation, 1);
     } else {
-        shm_waitword_wait_change(&b->generation, gen);
+        waitword_wait_change(&b->generation, gen);
     }
 }

@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/runtime.h"
-#include "transport/shm/futex.h"
+#include "base/state.h"
+#include "base/waitword.h"
 
 #define SHM_STRIPES        512
 #define SHM_STRIPE_SHIFT   13        /* one stripe lock covers 8 KiB of arena */
@@ -44,7 +44,7 @@ typedef struct shm_stripe {
 typedef struct shm_barrier {
     _Atomic uint32_t arrived;
     char pad[60];
-    shm_waitword_t generation;
+    waitword_t generation;
 } shm_barrier_t;
 
 /* Creates this process's arena and maps the arenas of the node's processes

@@ -1,7 +1,7 @@
 /* Accumulate and atomics on a mapped arena, under its stripe locks, so that
  * every accumulate and atomic on the same bytes is atomic against the others. */
 #include "transport/shm/shm_ops.h"
-#include "core/acc.h"
+#include "base/acc.h"
 
 #include <string.h>
 
@@ -20,11 +20,11 @@ static void shm_acc_straddling(int rank, reach_type_t t, const void *scale, cons
     _Atomic uint32_t *a = shm_stripe_lock(rank, dst);
     _Atomic uint32_t *b = shm_stripe_lock(rank, dst + acc_elem_size(t) - 1);
     _Atomic uint32_t *lo = a < b ? a : b, *hi = a < b ? b : a;
-    shm_mutex_lock(lo);
-    shm_mutex_lock(hi);
+    futex_mutex_lock(lo);
+    futex_mutex_lock(hi);
     acc_apply(t, scale, src, dst, acc_elem_size(t));
-    shm_mutex_unlock(hi);
-    shm_mutex_unlock(lo);
+    futex_mutex_unlock(hi);
+    futex_mutex_unlock(lo);
 }
 
 /* Accumulates one run, taking stripe locks as it goes. *held is the stripe
@@ -41,7 +41,7 @@ static void shm_acc_run(int rank, reach_type_t t, const void *scale, const char 
         n = n < bytes ? n - n % es : bytes;
         if (n == 0) {
             if (*held) {
-                shm_mutex_unlock(*held);
+                futex_mutex_unlock(*held);
                 *held = NULL;
             }
             shm_acc_straddling(rank, t, scale, s, dst);
@@ -50,8 +50,8 @@ static void shm_acc_run(int rank, reach_type_t t, const void *scale, const char 
             _Atomic uint32_t *lock = shm_stripe_lock(rank, dst);
             if (lock != *held) {
                 if (*held)
-                    shm_mutex_unlock(*held);
-                shm_mutex_lock(lock);
+                    futex_mutex_unlock(*held);
+                futex_mutex_lock(lock);
                 *held = lock;
             }
             acc_apply(t, scale, s, dst, n);
@@ -67,7 +67,7 @@ void shm_acc(int rank, reach_type_t t, const void *scale, const void *src, char 
     _Atomic uint32_t *held = NULL;
     shm_acc_run(rank, t, scale, src, dst, bytes, &held);
     if (held)
-        shm_mutex_unlock(held);
+        futex_mutex_unlock(held);
 }
 
 /* The strided walk: the innermost level is a plain loop, the outer levels
@@ -106,7 +106,7 @@ static inline void shm_strided_walk(shm_run_op_t op, int rank, reach_type_t t, c
             break;
     }
     if (held)
-        shm_mutex_unlock(held);
+        futex_mutex_unlock(held);
 }
 
 void shm_strided_copy(const reach_strided_t *plan, const char *src, char *dst)
@@ -124,7 +124,7 @@ int64_t shm_atomic(int rank, char *dst, int width, shm_atomic_op_t op, int64_t a
 {
     _Atomic uint32_t *lock = shm_stripe_lock(rank, dst);
     int64_t old;
-    shm_mutex_lock(lock);
+    futex_mutex_lock(lock);
     if (width == 4) {
         int32_t o;
         memcpy(&o, dst, 4);
@@ -142,6 +142,6 @@ int64_t shm_atomic(int rank, char *dst, int width, shm_atomic_op_t op, int64_t a
         memcpy(dst, &n, 8);
         old = o;
     }
-    shm_mutex_unlock(lock);
+    futex_mutex_unlock(lock);
     return old;
 }

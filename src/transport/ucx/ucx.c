@@ -16,9 +16,9 @@
  * the per-process one; the per-process thread costs nothing while it
  * sleeps. */
 #include "transport/transport.h"
-#include "core/acc.h"
+#include "base/acc.h"
 #include "transport/shm/shm_ops.h"
-#include "core/wait.h"
+#include "base/wait.h"
 #include "sync/counter.h"
 #include "sync/window.h"
 
@@ -123,7 +123,7 @@ static struct {
     void **inflight;         /* by rank: the send of a put_nbi, until settled */
     /* The server thread's side. */
     uint32_t *done_from;     /* by origin: counted requests completed */
-    shm_waitword_t done;     /* all counted requests completed here (op_done) */
+    waitword_t done;     /* all counted requests completed here (op_done) */
     ux_request_t *deferred;  /* fences waiting for their count */
     int ndeferred;
     struct ux_epoch *epochs; /* deferred window epochs waiting for their lock */
@@ -275,7 +275,7 @@ static void ux_reply(const ux_request_t *rq, int64_t value)
 static void ux_completed(const ux_request_t *rq)
 {
     uint32_t done = ++ux.done_from[rq->origin];
-    shm_waitword_add(&ux.done, 1);
+    waitword_add(&ux.done, 1);
     if (rq->token == UX_ACK)
         rt_stat_inc(&rt.stats.flow_acks);
     ux_reply(rq, 0);
@@ -304,7 +304,7 @@ static void ux_fence(const ux_request_t *rq)
 static uint64_t ux_sync_apply(char *local, int op, uint64_t a, uint64_t b, int origin)
 {
     _Atomic uint64_t *w64 = (_Atomic uint64_t *)(void *)local;
-    shm_waitword_t *ww = (shm_waitword_t *)(void *)local;
+    waitword_t *ww = (waitword_t *)(void *)local;
     ctr_home_t *ctr = (ctr_home_t *)(void *)local;
     uint64_t old = 0;
     switch (op) {
@@ -337,10 +337,10 @@ static uint64_t ux_sync_apply(char *local, int op, uint64_t a, uint64_t b, int o
         return 0;
     case NET_SYNC_STORE32_WAKE:
         atom_store_seq_cst(&ww->value, (uint32_t)a);
-        shm_waitword_wake(ww);
+        waitword_wake(ww);
         return 0;
     default:
-        return shm_waitword_add(ww, (uint32_t)a);
+        return waitword_add(ww, (uint32_t)a);
     }
 }
 
@@ -576,7 +576,7 @@ static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_l
  * 2000). */
 static void *ux_server_main(void *arg)
 {
-    wait_server_thread();
+    rt_on_server = 1;
     (void)arg;
     unsigned idle = 0;
     while (!atomic_load(&ux.stop)) {
@@ -1004,7 +1004,7 @@ static uint32_t ux_sent_to(int rank)
  * requests since start-up (modulo 2^32). */
 static void ux_wait_completed(uint32_t count)
 {
-    shm_waitword_wait_count(&ux.done, count);
+    waitword_wait_count(&ux.done, count);
 }
 
 static const transport_t ucx_transport = {

@@ -1,4 +1,4 @@
-#include "core/runtime.h"
+#include "base/state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* C11 atomics with the memory order in the name, so a reader never guesses. */
-#ifndef REACH_CORE_ATOMIC_H
-#define REACH_CORE_ATOMIC_H
+#ifndef REACH_BASE_ATOMIC_H
+#define REACH_BASE_ATOMIC_H
 
 #include <stdatomic.h>
 

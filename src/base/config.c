@@ -1,4 +1,4 @@
-#include "core/config.h"
+#include "base/config.h"
 #include "reach.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-#include "core/heap.h"
+#include "base/heap.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Strided shapes: checks, extents, and merging of contiguous levels. */
-#ifndef REACH_CORE_STRIDED_H
-#define REACH_CORE_STRIDED_H
-#include "core/runtime.h"
+#ifndef REACH_BASE_STRIDED_H
+#define REACH_BASE_STRIDED_H
+#include "base/state.h"
 
 /* Checks the shape and computes the bytes each side spans from its base
  * (0 if any count is 0: nothing moves). On success *plan is the shape with

@@ -1,8 +1,8 @@
 /* Accumulate kernels: dst[i] += scale * src[i] for reach's element types. */
-#ifndef REACH_CORE_ACC_H
-#define REACH_CORE_ACC_H
+#ifndef REACH_BASE_ACC_H
+#define REACH_BASE_ACC_H
 #include <stddef.h>
-#include "core/runtime.h"
+#include "base/state.h"
 
 /* Bytes of one element of type, and of one of its components (the unit of
  * atomicity and of alignment). */

@@ -1,4 +1,4 @@
-#include "core/acc.h"
+#include "base/acc.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* Waiting on a 32-bit word in memory shared between processes: spin a short
  * while, then sleep in the kernel. The futexes are not private, because the
  * word sits in a mapping shared by several processes. */
-#ifndef REACH_SHM_FUTEX_H
-#define REACH_SHM_FUTEX_H
+#ifndef REACH_BASE_WAITWORD_H
+#define REACH_BASE_WAITWORD_H
 
 #include <stdint.h>
-#include "core/atomic.h"
+#include "base/atomic.h"
 
 /* A value that waiters sleep on, with a count of sleepers so that the waker
  * makes a system call only when someone sleeps. 64 bytes: one cache line. */
@@ -13,49 +13,49 @@ typedef struct shm_waitword {
     _Atomic uint32_t value;
     _Atomic uint32_t sleepers;
     char pad[56];
-} shm_waitword_t;
+} waitword_t;
 
-void shm_futex_wait(_Atomic uint32_t *word, uint32_t expected);
-void shm_futex_wake(_Atomic uint32_t *word, int count);
+void futex_wait(_Atomic uint32_t *word, uint32_t expected);
+void futex_wake(_Atomic uint32_t *word, int count);
 
 /* Returns once ww->value != old (acquire order). Spins, then sleeps. */
-void shm_waitword_wait_change(shm_waitword_t *ww, uint32_t old);
+void waitword_wait_change(waitword_t *ww, uint32_t old);
 /* Wakes every sleeper of ww; call after changing ww->value (seq_cst). */
-static inline void shm_waitword_wake(shm_waitword_t *ww)
+static inline void waitword_wake(waitword_t *ww)
 {
     if (atom_load_seq_cst(&ww->sleepers) != 0)
-        shm_futex_wake(&ww->value, INT32_MAX);
+        futex_wake(&ww->value, INT32_MAX);
 }
 
 /* Adds n to ww->value and wakes its sleepers; returns the old value. */
-static inline uint32_t shm_waitword_add(shm_waitword_t *ww, uint32_t n)
+static inline uint32_t waitword_add(waitword_t *ww, uint32_t n)
 {
     uint32_t old = atom_fetch_add_seq_cst(&ww->value, n);
-    shm_waitword_wake(ww);
+    waitword_wake(ww);
     return old;
 }
 
 /* Returns once ww->value has counted up to target (modulo 2^32: a count
  * within 2^31 behind target is still short of it). */
-static inline void shm_waitword_wait_count(shm_waitword_t *ww, uint32_t target)
+static inline void waitword_wait_count(waitword_t *ww, uint32_t target)
 {
     for (uint32_t got; (int32_t)((got = atom_load_acquire(&ww->value)) - target) < 0;)
-        shm_waitword_wait_change(ww, got);
+        waitword_wait_change(ww, got);
 }
 
 /* Mutual exclusion between processes for short critical sections
  * (0 free, 1 held, 2 held with sleepers). */
-void shm_mutex_lock_slow(_Atomic uint32_t *m);
-static inline void shm_mutex_lock(_Atomic uint32_t *m)
+void futex_mutex_lock_slow(_Atomic uint32_t *m);
+static inline void futex_mutex_lock(_Atomic uint32_t *m)
 {
     uint32_t free_value = 0;
     if (!atom_cas_acquire(m, &free_value, 1))
-        shm_mutex_lock_slow(m);
+        futex_mutex_lock_slow(m);
 }
-static inline void shm_mutex_unlock(_Atomic uint32_t *m)
+static inline void futex_mutex_unlock(_Atomic uint32_t *m)
 {
     if (atom_xchg_release(m, 0) == 2)
-        shm_futex_wake(m, 1);
+        futex_wake(m, 1);
 }
 
 #endif

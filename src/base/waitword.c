@@ -1,6 +1,6 @@
-#include "transport/shm/futex.h"
-#include "core/runtime.h"
-#include "core/wait.h"
+#include "base/waitword.h"
+#include "base/state.h"
+#include "base/wait.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-void shm_futex_wait(_Atomic uint32_t *word, uint32_t expected)
+void futex_wait(_Atomic uint32_t *word, uint32_t expected)
 {
     rt_stat_inc(&rt.stats.blocking_waits);
     wait_tick();
@@ -18,12 +18,12 @@ void shm_futex_wait(_Atomic uint32_t *word, uint32_t expected)
     rt_order_acquire();
 }
 
-void shm_futex_wake(_Atomic uint32_t *word, int count)
+void futex_wake(_Atomic uint32_t *word, int count)
 {
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, count, NULL, NULL, 0);
 }
 
-void shm_waitword_wait_change(shm_waitword_t *ww, uint32_t old)
+void waitword_wait_change(waitword_t *ww, uint32_t old)
 {
     for (uint32_t i = 0; i < rt.cfg.spin_count; i++) {
         if (atom_load_acquire(&ww->value) != old)
@@ -34,11 +34,11 @@ void shm_waitword_wait_change(shm_waitword_t *ww, uint32_t old)
      * then reads sleepers, both seq_cst, so one of us sees the other. */
     atom_fetch_add_seq_cst(&ww->sleepers, 1);
     while (atom_load_seq_cst(&ww->value) == old)
-        shm_futex_wait(&ww->value, old);
+        futex_wait(&ww->value, old);
     atom_fetch_sub_seq_cst(&ww->sleepers, 1);
 }
 
-void shm_mutex_lock_slow(_Atomic uint32_t *m)
+void futex_mutex_lock_slow(_Atomic uint32_t *m)
 {
     for (uint32_t i = 0; i < rt.cfg.spin_count; i++) {
         uint32_t free_value = 0;
@@ -48,5 +48,5 @@ void shm_mutex_lock_slow(_Atomic uint32_t *m)
     }
     /* Mark the mutex as having sleepers so that unlock wakes one. */
     while (atom_xchg_acq_rel(m, 2) != 0)
-        shm_futex_wait(m, 2);
+        futex_wait(m, 2);
 }

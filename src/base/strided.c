@@ -1,4 +1,4 @@
-#include "core/strided.h"
+#include "base/strided.h"
 
 #include <string.h>
 

@@ -1,13 +1,14 @@
-/* The process's runtime state and the hot-path helpers every operation uses:
- * rank checks, address translation, statistics. */
-#ifndef REACH_CORE_RUNTIME_H
-#define REACH_CORE_RUNTIME_H
+/* The process's state and the helpers every layer uses: errors, rank and
+ * argument checks, statistics, thread order, the segment table. Where a
+ * rank is reached (its mapping, or the network) is decided in core/rma.h. */
+#ifndef REACH_BASE_STATE_H
+#define REACH_BASE_STATE_H
 
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/config.h"
+#include "base/config.h"
 #include "reach.h"
 
 #define REACH_HIDDEN __attribute__((visibility("hidden")))
@@ -70,22 +71,20 @@ int rt_all_same(MPI_Comm comm, int value, int *lo, int *hi) REACH_HIDDEN;
 
 /* Writes bytes as "1.5 GiB" into buf (at least 16 chars) and returns buf. */
 const char *rt_size_str(char *buf, size_t len, size_t bytes) REACH_HIDDEN;
-/* Ends the job: message on stderr, MPI_Abort with a non-zero code. */
+/* Ends the job: message on stderr, MPI_Abort with a non-zero code. In the
+ * server thread (rt_on_server), which never calls MPI, the message and
+ * _exit(1): the launcher ends the job when a rank fails. */
 _Noreturn void rt_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2))) REACH_HIDDEN;
-
-static inline reach_path_t rt_path(int rank)
-{
-    if (rank == rt.rank)
-        return REACH_PATH_SELF;
-    return rt.peers[rank].map ? REACH_PATH_SHM : REACH_PATH_NET;
-}
-
-static inline void rt_count(reach_op_kind_t kind, int rank, size_t bytes)
-{
-    reach_path_t p = rt_path(rank);
-    rt.stats.ops[kind][p]++;
-    rt.stats.bytes[kind][p] += bytes;
-}
+/* Ends the job with status (MPI_Abort once the message is out). */
+_Noreturn void rt_end_job(int status) REACH_HIDDEN;
+/* Ends the job because malloc of bytes failed in call: the one wording of
+ * every out-of-memory end. */
+_Noreturn void rt_oom(const char *call, size_t bytes) REACH_HIDDEN;
+/* Non-zero in the server thread (set when it starts). */
+extern _Thread_local int rt_on_server REACH_HIDDEN;
+/* Set once the job is being ended on purpose, so that the exit check
+ * (init.c) does not end it a second time. */
+extern volatile int rt_ending REACH_HIDDEN;
 
 /* Order between the application thread and the server thread that other
  * processes establish: the server applies a remote origin's write, the
@@ -146,31 +145,6 @@ static inline int seg_table_contains(const seg_table_t *t, uintptr_t addr, size_
 int seg_table_insert(seg_table_t *t, uintptr_t start, uintptr_t end) REACH_HIDDEN;
 void seg_table_remove(seg_table_t *t, uintptr_t start) REACH_HIDDEN;
 void seg_table_clear(seg_table_t *t) REACH_HIDDEN;
-
-/* Validates a remote range of rank and returns its local mapping in *local,
- * or NULL if rank is on another node (reached through transport.h's net).
- * Zero-byte ranges are valid anywhere and map to NULL; callers return
- * before using them. */
-static inline int rt_translate(const char *call, int rank, const void *remote,
-                               size_t bytes, char **local)
-{
-    int st = rt_check_rank(call, rank);
-    if (unlikely(st != REACH_SUCCESS))
-        return st;
-    if (unlikely(bytes == 0)) {
-        *local = NULL;
-        return REACH_SUCCESS;
-    }
-    const peer_t *p = &rt.peers[rank];
-    uintptr_t a = (uintptr_t)remote;
-    if (unlikely(!seg_table_contains(&p->segs, a, bytes)))
-        return rt_error(REACH_ERR_RANGE, call,
-                        "remote range [%p, +%zu) is not inside a segment of rank %d",
-                        remote, bytes, rank);
-    /* Locality, decided here once: a mapping, or NULL for the network. */
-    *local = p->map ? p->map + (a - p->rbase) : NULL;
-    return REACH_SUCCESS;
-}
 
 static inline int rt_check_local(const char *call, const void *ptr, size_t bytes, const char *what)
 {

@@ -1,9 +1,9 @@
 /* Request handles of non-blocking calls. On the node every operation is
  * complete when its call returns, so a request is complete once issued. */
-#ifndef REACH_CORE_REQUEST_H
-#define REACH_CORE_REQUEST_H
+#ifndef REACH_BASE_REQUEST_H
+#define REACH_BASE_REQUEST_H
 #include <string.h>
-#include "core/runtime.h"
+#include "base/state.h"
 
 #define REQ_MAGIC 0x52435251u   /* "RCRQ" */
 enum { REQ_DONE = 1 };

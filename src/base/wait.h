@@ -17,14 +17,15 @@
  *
  * The calls that wait name what they wait for with wait_for(), and
  * wait_done() when they return; only the application thread does (the
- * server thread's ticks do nothing). */
-#ifndef REACH_CORE_WAIT_H
-#define REACH_CORE_WAIT_H
+ * server thread's ticks, rt_on_server, do nothing). */
+#ifndef REACH_BASE_WAIT_H
+#define REACH_BASE_WAIT_H
 
 #include <stdint.h>
+#include <stddef.h>
 #include <sys/types.h>
 
-#include "core/runtime.h"
+#include "base/state.h"
 
 /* The longest a waiting process sleeps before it looks again. */
 #define WAIT_SLEEP_MS 100
@@ -81,8 +82,10 @@ static inline void wait_done(void)
 /* Called by a sleeping wait each time it wakes (and before it first
  * sleeps); may end the job if a peer is gone. */
 void wait_tick(void) REACH_HIDDEN;
-/* Marks the calling thread as the server thread: its ticks do nothing. */
-void wait_server_thread(void) REACH_HIDDEN;
+/* Writes what a barrier wait waits for into buf (the barrier knows who
+ * has arrived): registered by the barrier at start-up. */
+typedef void (*wait_describe_fn)(const wait_what_t *w, char *buf, size_t len);
+void wait_describe_barrier(wait_describe_fn fn) REACH_HIDDEN;
 /* The state letter and start time of process pid, from /proc/PID/stat;
  * -1 if there is no such process. */
 int wait_proc_state(int pid, char *state, unsigned long long *start) REACH_HIDDEN;

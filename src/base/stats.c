@@ -1,4 +1,4 @@
-#include "core/runtime.h"
+#include "base/state.h"
 #include "sync/sync.h"
 
 #include <string.h>

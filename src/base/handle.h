@@ -5,8 +5,8 @@
  * never returned to malloc, so a stale handle still reads as a dead object
  * (REACH_ERR_HANDLE) rather than as freed memory, at no cost on the calls
  * that check it. */
-#ifndef REACH_CORE_HANDLE_H
-#define REACH_CORE_HANDLE_H
+#ifndef REACH_BASE_HANDLE_H
+#define REACH_BASE_HANDLE_H
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-#ifndef REACH_CORE_CONFIG_H
-#define REACH_CORE_CONFIG_H
+#ifndef REACH_BASE_CONFIG_H
+#define REACH_BASE_CONFIG_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +14,7 @@ typedef struct config {
 #define CONFIG_FIELD_WINSYNC int
 #define CONFIG_FIELD_SECONDS double
 #define X(field, name, type, def, help) CONFIG_FIELD_##type field;
-#include "core/config_table.h"
+#include "base/config_table.h"
     REACH_CONFIG_TABLE(X)
 #undef X
 } config_t;

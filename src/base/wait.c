@@ -1,6 +1,5 @@
-#include "core/wait.h"
-#include "core/atomic.h"
-#include "transport/shm/shm.h"
+#include "base/wait.h"
+#include "base/atomic.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,7 +9,8 @@
 
 struct wait_state wait_now;
 
-static _Thread_local int on_server;   /* this thread is the server thread */
+/* The description of a barrier wait, registered by the barrier. */
+static wait_describe_fn barrier_describe;
 static struct {
     int checking;        /* liveness checks are on */
     double next_check;   /* when to look at the peers again */
@@ -58,9 +58,9 @@ int wait_peer_gone(int rank)
            state == 'X' || state == 'x';
 }
 
-void wait_server_thread(void)
+void wait_describe_barrier(wait_describe_fn fn)
 {
-    on_server = 1;
+    barrier_describe = fn;
 }
 
 void wait_start_checks(void)
@@ -74,12 +74,6 @@ void wait_start_checks(void)
 void wait_stop_checks(void)
 {
     wt.checking = 0;
-}
-
-/* Barriers rank r (of this node) has entered. */
-static uint32_t barrier_entered(int r)
-{
-    return atom_load_relaxed((_Atomic uint32_t *)(void *)(rt.peers[r].map + SHM_ENTERED_OFF));
 }
 
 /* "for mutex 3 of rank 0, held by rank 2" and the like. */
@@ -101,22 +95,12 @@ static void wait_describe(char *buf, size_t len)
             snprintf(buf + n, len - (size_t)n, ", held by rank %d", w->ahead);
         break;
     }
-    case WAIT_BARRIER: {
-        int n = w->rank >= 0 ? snprintf(buf, len, "in a barrier, for the signal of rank %d", w->rank)
-                             : snprintf(buf, len, "in a barrier");
-        /* The ranks of this node that have entered fewer barriers. */
-        uint32_t mine = barrier_entered(rt.rank);
-        int late = 0;
-        for (int i = 0; i < rt.node_size && (size_t)n < len; i++) {
-            int r = rt.node_peers[i];
-            if ((int32_t)(barrier_entered(r) - mine) < 0)
-                n += snprintf(buf + n, len - (size_t)n, "%s%d", late++ ? ", " : "; not yet in it: rank ", r);
-        }
-        if ((size_t)n < len && rt.node_count > 1)
-            snprintf(buf + n, len - (size_t)n, "%s", late ? " (ranks of other nodes not seen from here)"
-                                                          : "; the ranks of this node are all in it");
+    case WAIT_BARRIER:
+        if (barrier_describe)
+            barrier_describe(w, buf, len);
+        else
+            snprintf(buf, len, "in a barrier");
         break;
-    }
     case WAIT_COUNTER:
         snprintf(buf, len, "for the counter of rank %d to reach %lld", w->rank, (long long)w->value);
         break;
@@ -135,7 +119,7 @@ static void wait_describe(char *buf, size_t len)
 
 void wait_tick(void)
 {
-    if (on_server)
+    if (rt_on_server)
         return;
     double now = wait_clock();
     if (wait_now.since == 0) {

@@ -1,10 +1,10 @@
 /* Bookkeeping of one process's arena: which page-aligned ranges are in use.
  * Lives in private memory; the arena itself is shared. */
-#ifndef REACH_CORE_HEAP_H
-#define REACH_CORE_HEAP_H
+#ifndef REACH_BASE_HEAP_H
+#define REACH_BASE_HEAP_H
 
 #include <stddef.h>
-#include "core/runtime.h"
+#include "base/state.h"
 
 typedef struct heap_block {
     size_t off, len;
