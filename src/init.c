@@ -1,13 +1,19 @@
+/* reach_init and reach_finalize: the only file that calls into every
+ * layer. Start-up goes bottom up (boot, the node's arenas, the network,
+ * then the structures of the layers above), shut-down top down. */
 #include "base/state.h"
+#include "base/wait.h"
 #include "boot/boot.h"
 #include "core/group.h"
 #include "core/mem.h"
-#include "base/wait.h"
+#include "core/rma.h"
 #include "reach_mpi.h"
-#include "sync/sync.h"
 #include "sync/counter.h"
+#include "sync/mutex.h"
+#include "sync/sync.h"
+#include "sync/window.h"
+#include "transport/am/am.h"
 #include "transport/shm/shm.h"
-#include "transport/transport.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -39,6 +45,8 @@ static void rt_exit_check(int status, void *arg)
         rt_end_job(1);
 }
 
+static int handlers_registered;
+
 /* Start-up on comm (MPI_COMM_NULL: the world, initializing MPI if needed). */
 static int rt_init(int *argc, char ***argv, MPI_Comm comm)
 {
@@ -66,7 +74,14 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
     }
     memset(&rt.stats, 0, sizeof rt.stats);
     rt.alloc_seq = 0;
-    if (rt.node_count > 1 && (st = ucx_init()) != REACH_SUCCESS) {
+    /* Target handlers of the layers above, before any request can come. */
+    if (!handlers_registered) {
+        counter_register();
+        mcs_register();
+        window_register();
+        handlers_registered = 1;
+    }
+    if ((st = am_init()) != REACH_SUCCESS) {
         shm_finalize();
         boot_finalize();
         return st;
@@ -114,11 +129,11 @@ int reach_finalize(void)
     wait_stop_checks();
     if (rt.cfg.stats)
         stats_print(stderr);
-    ucx_finalize();
+    am_finalize();
     notify_finalize();
     barrier_finalize();
     mem_release_all();
-    sync_finalize();
+    mutex_finalize();
     counter_finalize();
     window_finalize();
     group_finalize_world();
@@ -128,52 +143,5 @@ int reach_finalize(void)
     rt.initialized = 0;
     boot_finalize();
     return REACH_SUCCESS;
-}
-
-int reach_rank(void)
-{
-    return rt.initialized ? rt.rank : -1;
-}
-
-int reach_size(void)
-{
-    return rt.initialized ? rt.size : -1;
-}
-
-int reach_same_node(int rank)
-{
-    if (!rt.initialized || rank < 0 || rank >= rt.size)
-        return 0;
-    return rt.peers[rank].node == rt.node;
-}
-
-int reach_node_of(int rank)
-{
-    if (rt_check_rank("reach_node_of", rank) != REACH_SUCCESS)
-        return -1;
-    return rt.peers[rank].node;
-}
-
-int reach_node_count(void)
-{
-    return rt.initialized ? rt.node_count : -1;
-}
-
-int reach_node_size(int node)
-{
-    if (!rt.initialized || node < 0 || node >= rt.node_count)
-        return rt_error(rt.initialized ? REACH_ERR_ARG : REACH_ERR_NOT_INIT, "reach_node_size",
-                        "node %d does not exist", node);
-    return rt.node_first[node + 1] - rt.node_first[node];
-}
-
-int reach_node_rank(int node, int i)
-{
-    int n = reach_node_size(node);
-    if (n < 0)
-        return n;
-    if (i < 0 || i >= n)
-        return rt_error(REACH_ERR_RANK, "reach_node_rank", "node %d has %d ranks, not %d", node, n, i + 1);
-    return rt.node_members[rt.node_first[node] + i];
 }
 

@@ -1,82 +1,57 @@
 /* Strided and vector put, get and accumulate. Every remote range is checked
  * before any byte moves. */
-#include "core/rma.h"
 #include "base/acc.h"
 #include "base/request.h"
 #include "base/strided.h"
-#include "transport/shm/shm_ops.h"
-#include "transport/transport.h"
+#include "core/rma.h"
 
-enum nc_op { NC_PUT, NC_GET, NC_ACC };
+static const reach_op_kind_t op_kind[] = {REACH_OP_PUT, REACH_OP_GET, REACH_OP_ACC};
 
-/* Plans a strided operation on rank and translates its remote side:
- * src_l and dst_l receive the local addresses to walk. */
-static int strided_prepare(const char *call, enum nc_op op, reach_type_t t, const void *scale,
-                           const void *src, void *dst, const reach_strided_t *shape, int rank,
-                           reach_strided_t *plan, const char **src_l, char **dst_l)
-{
-    size_t src_ext, dst_ext;
-    int st = rt_check_rank(call, rank);
-    if (st == REACH_SUCCESS)
-        st = strided_plan(call, shape, plan, &src_ext, &dst_ext);
-    if (st == REACH_SUCCESS && op == NC_ACC)   /* the target and its strides at any byte */
-        st = acc_check_size(call, t, scale, src_ext ? shape->count[0] : 0);
-    if (st != REACH_SUCCESS)
-        return st;
-    char *remote_l = NULL;
-    const void *remote = op == NC_GET ? src : dst;
-    st = rt_translate(call, rank, remote, op == NC_GET ? src_ext : dst_ext, &remote_l);
-    if (st == REACH_SUCCESS)
-        st = rt_check_local(call, op == NC_GET ? dst : src, op == NC_GET ? dst_ext : src_ext,
-                            op == NC_GET ? "destination" : "source");
-    if (st != REACH_SUCCESS)
-        return st;
-    *src_l = op == NC_GET ? remote_l : src;
-    *dst_l = op == NC_GET ? dst : remote_l;
-    return REACH_SUCCESS;
-}
-
-static int strided_run(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+/* Checks a strided operation on rank and plans it: every remote byte
+ * inside one segment of rank, the local side not NULL. */
+static int strided_run(const char *call, xfer_t op, reach_type_t t, const void *scale,
                        const void *src, void *dst, const reach_strided_t *shape, int rank)
 {
     reach_strided_t plan;
-    const char *s;
-    char *d;
-    int st = strided_prepare(call, op, t, scale, src, dst, shape, rank, &plan, &s, &d);
+    size_t src_ext, dst_ext;
+    int get = op == XFER_GET;
+    int st = rt_check_rank(call, rank);
+    if (st == REACH_SUCCESS)
+        st = strided_plan(call, shape, &plan, &src_ext, &dst_ext);
+    if (st == REACH_SUCCESS && op == XFER_ACC)   /* the target and its strides at any byte */
+        st = acc_check_size(call, t, scale, src_ext ? shape->count[0] : 0);
+    if (st == REACH_SUCCESS)
+        st = rma_check(call, rank, get ? src : dst, get ? src_ext : dst_ext);
+    if (st == REACH_SUCCESS)
+        st = rt_check_local(call, get ? dst : src, get ? dst_ext : src_ext, get ? "destination" : "source");
     if (st != REACH_SUCCESS)
         return st;
     size_t bytes = strided_bytes(&plan);
     if (bytes == 0)
         return REACH_SUCCESS;
-    rt_count(op == NC_PUT ? REACH_OP_PUT : op == NC_GET ? REACH_OP_GET : REACH_OP_ACC, rank, bytes);
-    if (op == NC_GET ? s == NULL : d == NULL)   /* the remote side has no mapping here */
-        return net->strided(op == NC_PUT ? NET_PUT : op == NC_GET ? NET_GET : NET_ACC, rank, t, scale,
-                           &plan, op == NC_GET ? dst : src, (uintptr_t)(op == NC_GET ? src : dst));
-    if (op == NC_ACC)
-        shm_strided_acc(rank, t, scale, &plan, s, d);
-    else
-        shm_strided_copy(&plan, s, d);
+    rma_count(op_kind[op], rank, bytes);
+    rma_strided(op, rank, t, scale, &plan, get ? dst : src, (uintptr_t)(get ? src : dst));
     return REACH_SUCCESS;
 }
 
 int reach_put_strided(const void *src, void *dst, const reach_strided_t *shape, int rank)
 {
-    return strided_run("reach_put_strided", NC_PUT, REACH_INT, NULL, src, dst, shape, rank);
+    return strided_run("reach_put_strided", XFER_PUT, REACH_INT, NULL, src, dst, shape, rank);
 }
 
 int reach_get_strided(const void *src, void *dst, const reach_strided_t *shape, int rank)
 {
-    return strided_run("reach_get_strided", NC_GET, REACH_INT, NULL, src, dst, shape, rank);
+    return strided_run("reach_get_strided", XFER_GET, REACH_INT, NULL, src, dst, shape, rank);
 }
 
 int reach_acc_strided(reach_type_t type, const void *scale, const void *src, void *dst,
                       const reach_strided_t *shape, int rank)
 {
-    return strided_run("reach_acc_strided", NC_ACC, type, scale, src, dst, shape, rank);
+    return strided_run("reach_acc_strided", XFER_ACC, type, scale, src, dst, shape, rank);
 }
 
 /* The non-blocking form: a complete request once the operation is done. */
-static int strided_nb(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+static int strided_nb(const char *call, xfer_t op, reach_type_t t, const void *scale,
                       const void *src, void *dst, const reach_strided_t *shape, int rank,
                       reach_request_t *req)
 {
@@ -88,19 +63,19 @@ static int strided_nb(const char *call, enum nc_op op, reach_type_t t, const voi
 int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
                          reach_request_t *req)
 {
-    return strided_nb("reach_put_strided_nb", NC_PUT, REACH_INT, NULL, src, dst, shape, rank, req);
+    return strided_nb("reach_put_strided_nb", XFER_PUT, REACH_INT, NULL, src, dst, shape, rank, req);
 }
 
 int reach_get_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
                          reach_request_t *req)
 {
-    return strided_nb("reach_get_strided_nb", NC_GET, REACH_INT, NULL, src, dst, shape, rank, req);
+    return strided_nb("reach_get_strided_nb", XFER_GET, REACH_INT, NULL, src, dst, shape, rank, req);
 }
 
 int reach_acc_strided_nb(reach_type_t type, const void *scale, const void *src, void *dst,
                          const reach_strided_t *shape, int rank, reach_request_t *req)
 {
-    return strided_nb("reach_acc_strided_nb", NC_ACC, type, scale, src, dst, shape, rank, req);
+    return strided_nb("reach_acc_strided_nb", XFER_ACC, type, scale, src, dst, shape, rank, req);
 }
 
 int reach_copy_strided(const void *src, void *dst, const reach_strided_t *shape)
@@ -122,7 +97,7 @@ int reach_copy_strided(const void *src, void *dst, const reach_strided_t *shape)
 
 /* Checks every descriptor of a vector operation: the remote side of each
  * pair inside a segment of rank, the local side not NULL. */
-static int vector_check(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+static int vector_check(const char *call, xfer_t op, reach_type_t t, const void *scale,
                         const reach_vector_t *v, size_t n, int rank)
 {
     int st = rt_check_rank(call, rank);
@@ -134,20 +109,19 @@ static int vector_check(const char *call, enum nc_op op, reach_type_t t, const v
             break;
         }
         for (size_t j = 0; st == REACH_SUCCESS && j < v[i].count && v[i].bytes > 0; j++) {
-            void *remote = op == NC_GET ? v[i].src[j] : v[i].dst[j];
-            void *local = op == NC_GET ? v[i].dst[j] : v[i].src[j];
-            char *mapped = NULL;
-            st = rt_translate(call, rank, remote, v[i].bytes, &mapped);
+            void *remote = op == XFER_GET ? v[i].src[j] : v[i].dst[j];
+            void *local = op == XFER_GET ? v[i].dst[j] : v[i].src[j];
+            st = rma_check(call, rank, remote, v[i].bytes);
             if (st == REACH_SUCCESS)
                 st = rt_check_local(call, local, v[i].bytes, "local address");
-            if (st == REACH_SUCCESS && op == NC_ACC)
+            if (st == REACH_SUCCESS && op == XFER_ACC)
                 st = acc_check_size(call, t, scale, v[i].bytes);
         }
     }
     return st;
 }
 
-static int vector_run(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+static int vector_run(const char *call, xfer_t op, reach_type_t t, const void *scale,
                       const reach_vector_t *v, size_t n, int rank)
 {
     int st = vector_check(call, op, t, scale, v, n, rank);
@@ -156,43 +130,27 @@ static int vector_run(const char *call, enum nc_op op, reach_type_t t, const voi
     size_t total = 0;
     for (size_t i = 0; i < n; i++)
         total += v[i].count * v[i].bytes;
-    rt_count(op == NC_PUT ? REACH_OP_PUT : op == NC_GET ? REACH_OP_GET : REACH_OP_ACC, rank, total);
-    if (rt.peers[rank].map == NULL)
-        return net->vector(op == NC_PUT ? NET_PUT : op == NC_GET ? NET_GET : NET_ACC, rank, t, scale,
-                           v, n);
-    for (size_t i = 0; i < n; i++) {
-        size_t b = v[i].bytes;
-        for (size_t j = 0; j < v[i].count && b > 0; j++) {
-            char *mapped = NULL;
-            void *remote = op == NC_GET ? v[i].src[j] : v[i].dst[j];
-            rt_translate(call, rank, remote, b, &mapped);
-            if (op == NC_GET)
-                shm_copy(v[i].dst[j], mapped, b);
-            else if (op == NC_PUT)
-                shm_copy(mapped, v[i].src[j], b);
-            else
-                shm_acc(rank, t, scale, v[i].src[j], mapped, b);
-        }
-    }
+    rma_count(op_kind[op], rank, total);
+    rma_vector(op, rank, t, scale, v, n);
     return REACH_SUCCESS;
 }
 
 int reach_put_vector(const reach_vector_t *v, size_t n, int rank)
 {
-    return vector_run("reach_put_vector", NC_PUT, REACH_INT, NULL, v, n, rank);
+    return vector_run("reach_put_vector", XFER_PUT, REACH_INT, NULL, v, n, rank);
 }
 
 int reach_get_vector(const reach_vector_t *v, size_t n, int rank)
 {
-    return vector_run("reach_get_vector", NC_GET, REACH_INT, NULL, v, n, rank);
+    return vector_run("reach_get_vector", XFER_GET, REACH_INT, NULL, v, n, rank);
 }
 
 int reach_acc_vector(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank)
 {
-    return vector_run("reach_acc_vector", NC_ACC, type, scale, v, n, rank);
+    return vector_run("reach_acc_vector", XFER_ACC, type, scale, v, n, rank);
 }
 
-static int vector_nb(const char *call, enum nc_op op, reach_type_t t, const void *scale,
+static int vector_nb(const char *call, xfer_t op, reach_type_t t, const void *scale,
                      const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
 {
     int st = req_check(call, req);
@@ -201,16 +159,16 @@ static int vector_nb(const char *call, enum nc_op op, reach_type_t t, const void
 
 int reach_put_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
 {
-    return vector_nb("reach_put_vector_nb", NC_PUT, REACH_INT, NULL, v, n, rank, req);
+    return vector_nb("reach_put_vector_nb", XFER_PUT, REACH_INT, NULL, v, n, rank, req);
 }
 
 int reach_get_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
 {
-    return vector_nb("reach_get_vector_nb", NC_GET, REACH_INT, NULL, v, n, rank, req);
+    return vector_nb("reach_get_vector_nb", XFER_GET, REACH_INT, NULL, v, n, rank, req);
 }
 
 int reach_acc_vector_nb(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n,
                         int rank, reach_request_t *req)
 {
-    return vector_nb("reach_acc_vector_nb", NC_ACC, type, scale, v, n, rank, req);
+    return vector_nb("reach_acc_vector_nb", XFER_ACC, type, scale, v, n, rank, req);
 }

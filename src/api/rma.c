@@ -1,86 +1,76 @@
 /* Contiguous put, get and accumulate, blocking and non-blocking. */
-#include "core/rma.h"
-#include "api/rma.h"
 #include "base/acc.h"
 #include "base/request.h"
-#include "base/state.h"
-#include "transport/shm/shm_ops.h"
-#include "transport/transport.h"
+#include "core/rma.h"
 
 #include <string.h>
 
-int rma_put(const char *call, const void *src, void *dst, size_t bytes, int rank, int nbi)
+/* A put's checks, then the put (nbi: see rma_put). */
+static int put_checked(const char *call, const void *src, void *dst, size_t bytes, int rank, int nbi)
 {
-    char *local = NULL;
-    int st = rt_translate(call, rank, dst, bytes, &local);
+    int st = rma_check(call, rank, dst, bytes);
+    if (likely(st == REACH_SUCCESS))
+        st = rt_check_local(call, src, bytes, "source");
     if (unlikely(st != REACH_SUCCESS))
         return st;
-    if (unlikely((st = rt_check_local(call, src, bytes, "source")) != REACH_SUCCESS))
-        return st;
-    rt_count(REACH_OP_PUT, rank, bytes);
-    if (likely(local != NULL))
-        shm_copy(local, src, bytes);
-    else if (bytes > 0)
-        return (nbi ? net->put_nbi : net->put)(rank, src, (uintptr_t)dst, bytes);
+    rma_count(REACH_OP_PUT, rank, bytes);
+    rma_put(rank, src, (uintptr_t)dst, bytes, nbi);
     return REACH_SUCCESS;
 }
 
 int reach_put(const void *src, void *dst, size_t bytes, int rank)
 {
-    return rma_put("reach_put", src, dst, bytes, rank, 0);
+    return put_checked("reach_put", src, dst, bytes, rank, 0);
+}
+
+static int get_checked(const char *call, const void *src, void *dst, size_t bytes, int rank)
+{
+    int st = rma_check(call, rank, src, bytes);
+    if (likely(st == REACH_SUCCESS))
+        st = rt_check_local(call, dst, bytes, "destination");
+    if (unlikely(st != REACH_SUCCESS))
+        return st;
+    rma_count(REACH_OP_GET, rank, bytes);
+    rma_get(rank, (uintptr_t)src, dst, bytes);
+    return REACH_SUCCESS;
 }
 
 int reach_get(const void *src, void *dst, size_t bytes, int rank)
 {
-    char *local = NULL;
-    int st = rt_translate("reach_get", rank, src, bytes, &local);
-    if (unlikely(st != REACH_SUCCESS))
-        return st;
-    if (unlikely((st = rt_check_local("reach_get", dst, bytes, "destination")) != REACH_SUCCESS))
-        return st;
-    rt_count(REACH_OP_GET, rank, bytes);
-    if (likely(local != NULL))
-        shm_copy(dst, local, bytes);
-    else if (bytes > 0)
-        return net->get(rank, (uintptr_t)src, dst, bytes);
-    return REACH_SUCCESS;
+    return get_checked("reach_get", src, dst, bytes, rank);
 }
 
-static int rma_acc(const char *call, reach_type_t type, const void *scale, const void *src,
-                   void *dst, size_t bytes, int rank)
+static int acc_checked(const char *call, reach_type_t type, const void *scale, const void *src, void *dst,
+                    size_t bytes, int rank)
 {
-    char *local = NULL;
-    int st = rt_translate(call, rank, dst, bytes, &local);
+    int st = rma_check(call, rank, dst, bytes);
     if (st == REACH_SUCCESS)
         st = acc_check(call, type, scale, dst, bytes);
     if (st == REACH_SUCCESS)
         st = rt_check_local(call, src, bytes, "source");
     if (unlikely(st != REACH_SUCCESS))
         return st;
-    rt_count(REACH_OP_ACC, rank, bytes);
-    if (likely(local != NULL))
-        shm_acc(rank, type, scale, src, local, bytes);
-    else if (bytes > 0)
-        return net->acc(rank, type, scale, src, (uintptr_t)dst, bytes);
+    rma_count(REACH_OP_ACC, rank, bytes);
+    rma_acc(rank, type, scale, src, (uintptr_t)dst, bytes);
     return REACH_SUCCESS;
 }
 
 int reach_acc(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes,
               int rank)
 {
-    return rma_acc("reach_acc", type, scale, src, dst, bytes, rank);
+    return acc_checked("reach_acc", type, scale, src, dst, bytes, rank);
 }
 
 int reach_put_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req)
 {
     int st = req_check("reach_put_nb", req);
-    return st != REACH_SUCCESS ? st : req_issue(req, reach_put(src, dst, bytes, rank));
+    return st != REACH_SUCCESS ? st : req_issue(req, put_checked("reach_put_nb", src, dst, bytes, rank, 0));
 }
 
 int reach_get_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req)
 {
     int st = req_check("reach_get_nb", req);
-    return st != REACH_SUCCESS ? st : req_issue(req, reach_get(src, dst, bytes, rank));
+    return st != REACH_SUCCESS ? st : req_issue(req, get_checked("reach_get_nb", src, dst, bytes, rank));
 }
 
 int reach_acc_nb(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes,
@@ -89,8 +79,7 @@ int reach_acc_nb(reach_type_t type, const void *scale, const void *src, void *ds
     int st = req_check("reach_acc_nb", req);
     return st != REACH_SUCCESS
                ? st
-               : req_issue(req,
-                           rma_acc("reach_acc_nb", type, scale, src, dst, bytes, rank));
+               : req_issue(req, acc_checked("reach_acc_nb", type, scale, src, dst, bytes, rank));
 }
 
 /* A zeroed request (never issued, or already waited for) is complete. */

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "base/config.h"
@@ -108,6 +109,9 @@ static inline void rt_order_acquire(void)
 {
     (void)__atomic_load_n(&rt_order_word, __ATOMIC_ACQUIRE);
 }
+
+/* Prints this process's statistics on one line (REACH_STATS at finalize). */
+void stats_print(FILE *out) REACH_HIDDEN;
 
 /* Adds one to a counter that the server thread may update as well. */
 static inline void rt_stat_inc(uint64_t *counter)

@@ -1,5 +1,4 @@
 #include "base/state.h"
-#include "sync/sync.h"
 
 #include <string.h>
 

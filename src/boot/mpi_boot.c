@@ -44,7 +44,7 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
     rt.peers = calloc((size_t)rt.size, sizeof(peer_t));
     int *leader_of = malloc(sizeof(int) * (size_t)rt.size);
     if (!rt.node_peers || !rt.peers || !leader_of)
-        rt_fatal("reach_init: out of memory");
+        rt_oom("reach_init", sizeof(int) * (size_t)rt.size);
     MPI_Allgather(&rt.rank, 1, MPI_INT, rt.node_peers, 1, MPI_INT, rt.node_comm);
 
     /* Each rank's process, for the liveness checks of long waits. */
@@ -77,14 +77,14 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
     rt.node_first = calloc((size_t)rt.node_count + 1, sizeof(int));
     rt.node_members = malloc(sizeof(int) * (size_t)rt.size);
     if (!rt.node_first || !rt.node_members)
-        rt_fatal("reach_init: out of memory");
+        rt_oom("reach_init", sizeof(int) * (size_t)rt.size);
     for (int r = 0; r < rt.size; r++)
         rt.node_first[rt.peers[r].node + 1]++;
     for (int n = 0; n < rt.node_count; n++)
         rt.node_first[n + 1] += rt.node_first[n];
     int *fill = calloc((size_t)rt.node_count, sizeof(int));
     if (!fill)
-        rt_fatal("reach_init: out of memory");
+        rt_oom("reach_init", sizeof(int) * (size_t)rt.size);
     for (int r = 0; r < rt.size; r++) {
         int n = rt.peers[r].node;
         rt.node_members[rt.node_first[n] + fill[n]++] = r;
@@ -107,4 +107,28 @@ void boot_finalize(void)
     if (rt.mpi_owned)
         MPI_Finalize();
     rt.mpi_owned = 0;
+}
+
+char *boot_allgatherv(const void *mine, size_t len, int **offsets)
+{
+    int n = (int)len;
+    int *lens = malloc(sizeof(int) * (size_t)rt.size), *offs = malloc(sizeof(int) * ((size_t)rt.size + 1));
+    if (!lens || !offs)
+        rt_oom("reach_init", sizeof(int) * (size_t)rt.size);
+    MPI_Allgather(&n, 1, MPI_INT, lens, 1, MPI_INT, rt.comm);
+    offs[0] = 0;
+    for (int r = 0; r < rt.size; r++)
+        offs[r + 1] = offs[r] + lens[r];
+    char *all = malloc((size_t)offs[rt.size] + 1);
+    if (!all)
+        rt_oom("reach_init", (size_t)offs[rt.size] + 1);
+    MPI_Allgatherv(mine, n, MPI_BYTE, all, lens, offs, MPI_BYTE, rt.comm);
+    free(lens);
+    *offsets = offs;
+    return all;
+}
+
+void boot_barrier(void)
+{
+    MPI_Barrier(rt.comm);
 }

@@ -1,4 +1,3 @@
-#include "core/rma.h"
 #include "core/group.h"
 #include "reach_mpi.h"
 #include "base/handle.h"
@@ -22,7 +21,7 @@ static int group_build(reach_group_t *g, MPI_Comm comm)
     MPI_Comm_size(comm, &g->size);
     g->world = malloc(sizeof(int) * (size_t)g->size);
     if (!g->world)
-        rt_fatal("group: out of private memory");
+        rt_oom("reach_group_create", sizeof(int) * (size_t)g->size);
     MPI_Allgather(&rt.rank, 1, MPI_INT, g->world, 1, MPI_INT, comm);
     /* Nodes as reach sees them, so that a split of the job into "nodes"
      * for testing shows here too. */
@@ -92,7 +91,7 @@ static int group_adopt(MPI_Comm comm, reach_group_t **out)
         return REACH_SUCCESS;
     reach_group_t *g = handle_new(&group_pool, sizeof *g);
     if (!g)
-        rt_fatal("group: out of private memory");
+        rt_oom("reach_group_create", sizeof *g);
     group_build(g, comm);
     *out = g;
     return REACH_SUCCESS;
@@ -202,24 +201,6 @@ int reach_free_group(reach_group_t *g, void *base)
 {
     int st = group_check("reach_free_group", g);
     return st != REACH_SUCCESS ? st : mem_free_collective("reach_free_group", g, base, 1);
-}
-
-int reach_fence_group(reach_group_t *g)
-{
-    int st = group_check("reach_fence_group", g);
-    for (int i = 0; st == REACH_SUCCESS && i < g->size; i++)
-        st = reach_fence(g->world[i]);
-    return st;
-}
-
-int reach_barrier_group(reach_group_t *g)
-{
-    int st = reach_fence_group(g);
-    if (st == REACH_SUCCESS) {
-        group_barrier(g);
-        rt_count(REACH_OP_BARRIER, rt.rank, 0);
-    }
-    return st;
 }
 
 MPI_Comm reach_group_comm(const reach_group_t *g)

@@ -1,43 +1,200 @@
-/* The one place that decides how a rank is reached. */
+/* The one place that decides how a rank is reached: a rank whose arena is
+ * mapped here (its node) by loads, stores, memcpy and CPU atomics on the
+ * mapping (transport/shm), any other through reach's protocol over the
+ * network (transport/am). rma_here is the test; every operation below
+ * makes it once, inline, and the layers above (sync, api) reach memory
+ * only through these calls. Addresses are the target's own (raddr).
+ *
+ * Checks are the caller's (rma_check for a remote range); these calls
+ * assume valid arguments. Blocking, as am.h says; on the node every
+ * operation is complete when it returns. */
 #ifndef REACH_CORE_RMA_H
 #define REACH_CORE_RMA_H
-#include "base/state.h"
 
-static inline reach_path_t rt_path(int rank)
+#include "base/state.h"
+#include "base/strided.h"
+#include "base/waitword.h"
+#include "transport/am/am.h"
+#include "transport/shm/shm_ops.h"
+
+/* raddr of rank, mapped here; NULL if rank is on another node. */
+static inline char *rma_here(int rank, uintptr_t raddr)
 {
-    if (rank == rt.rank)
-        return REACH_PATH_SELF;
-    return rt.peers[rank].map ? REACH_PATH_SHM : REACH_PATH_NET;
+    const peer_t *p = &rt.peers[rank];
+    return p->map ? p->map + (raddr - p->rbase) : NULL;
 }
-static inline void rt_count(reach_op_kind_t kind, int rank, size_t bytes)
+
+/* Whether rank is reached through the network. */
+static inline int rma_remote(int rank)
 {
-    reach_path_t p = rt_path(rank);
+    return rma_here(rank, rt.peers[rank].rbase) == NULL;
+}
+
+static inline reach_path_t rma_path(int rank)
+{
+    return rank == rt.rank ? REACH_PATH_SELF : rma_remote(rank) ? REACH_PATH_NET : REACH_PATH_SHM;
+}
+
+/* Counts an operation of this kind to rank, by path. */
+static inline void rma_count(reach_op_kind_t kind, int rank, size_t bytes)
+{
+    reach_path_t p = rma_path(rank);
     rt.stats.ops[kind][p]++;
     rt.stats.bytes[kind][p] += bytes;
 }
 
-/* Validates a remote range of rank and returns its local mapping in *local,
- * or NULL if rank is on another node (reached through transport.h's net).
- * Zero-byte ranges are valid anywhere and map to NULL; callers return
- * before using them. */
-static inline int rt_translate(const char *call, int rank, const void *remote,
-                               size_t bytes, char **local)
+/* Checks that rank is valid and [remote, +bytes) lies inside one of its
+ * segments (zero bytes: anywhere). */
+static inline int rma_check(const char *call, int rank, const void *remote, size_t bytes)
 {
     int st = rt_check_rank(call, rank);
-    if (unlikely(st != REACH_SUCCESS))
+    if (unlikely(st != REACH_SUCCESS) || bytes == 0)
         return st;
-    if (unlikely(bytes == 0)) {
-        *local = NULL;
-        return REACH_SUCCESS;
-    }
-    const peer_t *p = &rt.peers[rank];
-    uintptr_t a = (uintptr_t)remote;
-    if (unlikely(!seg_table_contains(&p->segs, a, bytes)))
-        return rt_error(REACH_ERR_RANGE, call,
-                        "remote range [%p, +%zu) is not inside a segment of rank %d",
+    if (unlikely(!seg_table_contains(&rt.peers[rank].segs, (uintptr_t)remote, bytes)))
+        return rt_error(REACH_ERR_RANGE, call, "remote range [%p, +%zu) is not inside a segment of rank %d",
                         remote, bytes, rank);
-    /* Locality, decided here once: a mapping, or NULL for the network. */
-    *local = p->map ? p->map + (a - p->rbase) : NULL;
     return REACH_SUCCESS;
 }
+
+/* With nbi, a put to another node returns at once and src stays
+ * unchanged until rma_flush_local, a fence or the next operation to rank. */
+static inline void rma_put(int rank, const void *src, uintptr_t raddr, size_t bytes, int nbi)
+{
+    char *here = rma_here(rank, raddr);
+    if (likely(here != NULL))
+        shm_copy(here, src, bytes);
+    else if (bytes > 0)
+        (nbi ? am_put_nbi : am_put)(rank, src, raddr, bytes);
+}
+
+static inline void rma_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
+{
+    char *here = rma_here(rank, raddr);
+    if (likely(here != NULL))
+        shm_copy(dst, here, bytes);
+    else if (bytes > 0)
+        am_get(rank, raddr, dst, bytes);
+}
+
+static inline void rma_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
+                           size_t bytes)
+{
+    char *here = rma_here(rank, raddr);
+    if (likely(here != NULL))
+        shm_acc(rank, t, scale, src, here, bytes);
+    else if (bytes > 0)
+        am_acc(rank, t, scale, src, raddr, bytes);
+}
+
+/* One transfer of op between local and raddr: a get reads raddr into
+ * local, the others write local to raddr. */
+static inline void rma_xfer(xfer_t op, int rank, reach_type_t t, const void *scale, const void *local,
+                            uintptr_t raddr, size_t bytes)
+{
+    if (op == XFER_PUT)
+        rma_put(rank, local, raddr, bytes, 0);
+    else if (op == XFER_GET)
+        rma_get(rank, raddr, (void *)local, bytes);
+    else
+        rma_acc(rank, t, scale, local, raddr, bytes);
+}
+
+/* A user atomic of width 4 or 8; returns the old value (a 32-bit one
+ * sign-extended). */
+static inline int64_t rma_atomic(int rank, uintptr_t raddr, int width, amo_op_t op, int64_t a, int64_t b)
+{
+    char *here = rma_here(rank, raddr);
+    int64_t old = here ? shm_atomic(rank, here, width, op, a, b) : am_atomic(rank, raddr, width, op, a, b);
+    return width == 4 ? (int32_t)old : old;
+}
+
+/* A strided transfer of a merged plan: local is this process's side
+ * (the destination of a get, else the source), raddr rank's. */
+static inline void rma_strided(xfer_t op, int rank, reach_type_t t, const void *scale,
+                               const reach_strided_t *plan, const void *local, uintptr_t raddr)
+{
+    char *here = rma_here(rank, raddr);
+    if (here == NULL)
+        am_strided(op, rank, t, scale, plan, local, raddr);
+    else if (op == XFER_GET)
+        shm_strided_copy(plan, here, (char *)local);
+    else if (op == XFER_PUT)
+        shm_strided_copy(plan, local, here);
+    else
+        shm_strided_acc(rank, t, scale, plan, local, here);
+}
+
+/* A vector transfer: n descriptors, the remote side of each pair rank's. */
+static inline void rma_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
+                              size_t n)
+{
+    if (rma_remote(rank)) {
+        am_vector(op, rank, t, scale, v, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < v[i].count && v[i].bytes > 0; j++) {
+            int get = op == XFER_GET;
+            rma_xfer(op, rank, t, scale, get ? v[i].dst[j] : v[i].src[j],
+                     (uintptr_t)(get ? v[i].src[j] : v[i].dst[j]), v[i].bytes);
+        }
+}
+
+/* Everything issued to rank is complete there: on the node, once this
+ * process's stores are globally visible. */
+static inline void rma_fence(int rank)
+{
+    atom_fence_seq_cst();
+    if (rma_remote(rank))
+        am_flush(rank);
+}
+
+static inline void rma_fence_all(void)
+{
+    atom_fence_seq_cst();
+    am_flush_all();
+}
+
+/* The source of rank's last non-blocking put may be reused. */
+static inline void rma_flush_local(int rank)
+{
+    if (rma_remote(rank))
+        am_flush_local(rank);
+}
+
+/* ---- the runtime's own words ---------------------------------------------------- */
+
+/* A word operation (base/waitword.h) at raddr of rank: CPU atomics on the
+ * node, rank's server from another (answered only if the op answers). */
+static inline uint64_t rma_word(int rank, uintptr_t raddr, word_op_t op, uint64_t a, uint64_t b)
+{
+    char *here = rma_here(rank, raddr);
+    return here ? word_apply(here, op, a, b) : am_word(rank, raddr, op, a, b);
+}
+
+/* A 64-bit fetch-add (cas 0) or compare-and-swap (cas 1: a expected, b
+ * stored), returning the old value: CPU atomics on the node, the
+ * network's own atomics from another (no thread of the target takes part
+ * where the network can). */
+static inline uint64_t rma_word_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b)
+{
+    char *here = rma_here(rank, raddr);
+    if (here == NULL)
+        return am_amo(rank, raddr, cas, a, b);
+    return word_apply(here, cas ? WORD_CAS64 : WORD_ADD64, a, b);
+}
+
+/* Copies bytes to raddr of rank, then adds one to the waitword at word
+ * there and wakes its sleepers: one message to another node. */
+static inline void rma_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
+{
+    char *here = rma_here(rank, raddr);
+    if (here == NULL) {
+        am_put_signal(rank, src, raddr, bytes, word);
+        return;
+    }
+    memcpy(here, src, bytes);
+    waitword_add((waitword_t *)(void *)rma_here(rank, word), 1);
+}
+
 #endif

@@ -22,14 +22,13 @@
  *
  * On one node there is no network and a write is complete when its stores
  * are visible: every variant is a memory fence and the node barrier. */
-#include "core/rma.h"
-#include "core/mem.h"
+#include "base/arena.h"
 #include "base/wait.h"
 #include "core/group.h"
+#include "core/mem.h"
+#include "core/rma.h"
 #include "sync/counter.h"
 #include "sync/sync.h"
-#include "transport/shm/shm.h"
-#include "transport/transport.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,9 +49,10 @@ static struct {
     int64_t counter_rounds;
 } bx;
 
+/* A word of this process's arena header. */
 static inline waitword_t *bx_word(size_t off)
 {
-    return (waitword_t *)(void *)(rt.peers[rt.rank].map + off);
+    return (waitword_t *)(rt.peers[rt.rank].rbase + off);
 }
 
 /* Waits until the waitword at header offset off has counted to target,
@@ -74,24 +74,20 @@ static void bx_node(void)
  * its sleepers: a store on this node, one message to another. */
 static void bx_signal(int rank, size_t off)
 {
-    char *map = rt.peers[rank].map;
-    if (map)
-        waitword_add((waitword_t *)(void *)(map + off), 1);
-    else
-        net->sync(rank, rt.peers[rank].rbase + off, NET_SYNC_ADD32_WAKE, 1, 0, NULL);
+    rma_word(rank, rt.peers[rank].rbase + off, WORD_ADD32_WAKE, 1, 0);
 }
 
 /* Collective: the combined barrier's round buffers, once. */
 static int bx_combined_init(const char *call)
 {
-    if (net == NULL || bx.buf != NULL)
+    if (rt.node_count < 2 || bx.buf != NULL)
         return REACH_SUCCESS;
     void **bases = malloc(sizeof(void *) * (size_t)rt.size);
     bx.raddr = malloc(sizeof(uintptr_t) * (size_t)rt.size);
     bx.sums = malloc(sizeof(uint32_t) * (size_t)rt.size);
     bx.out = malloc(sizeof(uint32_t) * bx.per_round);
     if (!bases || !bx.raddr || !bx.sums || !bx.out)
-        rt_fatal("reach_init: out of private memory");
+        rt_oom(call, sizeof(uintptr_t) * (size_t)rt.size);
     int st = mem_alloc_collective(call, &group_world,
                                   sizeof(uint32_t) * bx.per_round * (size_t)bx.rounds, bases, 0);
     if (st == REACH_SUCCESS) {
@@ -106,7 +102,7 @@ static int bx_combined_init(const char *call)
 /* Collective: the counter barrier's counter, once. */
 static int bx_counter_init(const char *call)
 {
-    if (net == NULL || bx.counter_ready)
+    if (rt.node_count < 2 || bx.counter_ready)
         return REACH_SUCCESS;
     void *mine;   /* released with every other allocation */
     int st = ctr_alloc(call, 0, 0, &bx.counter, &mine);
@@ -128,7 +124,7 @@ static int bx_prepare(const char *call, int kind)
 /* Barriers rank r (of this node) has entered. */
 static uint32_t bx_entered(int r)
 {
-    return atom_load_relaxed((_Atomic uint32_t *)(void *)(rt.peers[r].map + SHM_ENTERED_OFF));
+    return atom_load_relaxed((_Atomic uint32_t *)(void *)rma_here(r, rt.peers[r].rbase + ARENA_ENTERED_OFF));
 }
 
 /* A barrier wait's report: whose signal it awaits, and the ranks of this
@@ -214,8 +210,8 @@ static void bx_hierarchical(void)
         for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
             int peer = rt.node_members[rt.node_first[(i + dist) % n]];
             int from = rt.node_members[rt.node_first[(i + n - dist) % n]];
-            bx_signal(peer, SHM_DISSEM_OFF + (size_t)k * sizeof(waitword_t));
-            bx_wait(SHM_DISSEM_OFF + (size_t)k * sizeof(waitword_t), bx.dissem_epoch, from);
+            bx_signal(peer, ARENA_DISSEM_OFF + (size_t)k * sizeof(waitword_t));
+            bx_wait(ARENA_DISSEM_OFF + (size_t)k * sizeof(waitword_t), bx.dissem_epoch, from);
         }
     }
     bx_node();
@@ -234,7 +230,7 @@ static uint32_t bx_exchange(void)
     bx.xchg_epoch++;
     for (int o = 0; o < n; o++) {
         int dest = (me + o) % n;
-        bx.sums[o] = rt.peers[dest].map ? 0 : net->sent_to(dest);
+        bx.sums[o] = am_sent_to(dest);   /* 0 on the node: no counted writes */
     }
     for (int k = 0; k < bx.rounds; k++) {
         int d = 1 << k, peer = (me + d) % n;
@@ -245,15 +241,8 @@ static uint32_t bx_exchange(void)
                 bx.sums[o] = 0;
             }
         size_t off = (size_t)k * bx.per_round * sizeof(uint32_t);
-        size_t word = SHM_XCHG_OFF + (size_t)k * sizeof(waitword_t);
-        char *map = rt.peers[peer].map;
-        if (map) {
-            memcpy(map + (bx.raddr[peer] - rt.peers[peer].rbase) + off, bx.out, m * sizeof(uint32_t));
-            bx_signal(peer, word);
-        } else {
-            net->put_signal(peer, bx.out, bx.raddr[peer] + off, m * sizeof(uint32_t),
-                            rt.peers[peer].rbase + word);
-        }
+        size_t word = ARENA_XCHG_OFF + (size_t)k * sizeof(waitword_t);
+        rma_put_signal(peer, bx.out, bx.raddr[peer] + off, m * sizeof(uint32_t), rt.peers[peer].rbase + word);
         bx_wait(word, bx.xchg_epoch, (me + n - d) % n);
         const uint32_t *in = bx.buf + (size_t)k * bx.per_round;
         m = 0;
@@ -272,13 +261,13 @@ static void bx_tree(void)
     int children = first < n ? last - first + 1 : 0;
     bx.arrivals += (uint32_t)children;
     bx.tree_epoch++;
-    bx_wait(SHM_TREE_ARRIVE_OFF, bx.arrivals, children == 1 ? first : -1);
+    bx_wait(ARENA_TREE_ARRIVE_OFF, bx.arrivals, children == 1 ? first : -1);
     if (me > 0) {
-        bx_signal((me - 1) / radix, SHM_TREE_ARRIVE_OFF);
-        bx_wait(SHM_TREE_RELEASE_OFF, bx.tree_epoch, (me - 1) / radix);
+        bx_signal((me - 1) / radix, ARENA_TREE_ARRIVE_OFF);
+        bx_wait(ARENA_TREE_RELEASE_OFF, bx.tree_epoch, (me - 1) / radix);
     }
     for (int c = first; c <= last; c++)
-        bx_signal(c, SHM_TREE_RELEASE_OFF);
+        bx_signal(c, ARENA_TREE_RELEASE_OFF);
 }
 
 void sync_barrier(void)
@@ -286,31 +275,31 @@ void sync_barrier(void)
     atom_fence_seq_cst();
     rt_order_release();
     wait_for(WAIT_BARRIER, -1, 0, 0);
-    _Atomic uint32_t *entered = (_Atomic uint32_t *)(void *)(rt.peers[rt.rank].map + SHM_ENTERED_OFF);
+    _Atomic uint32_t *entered = (_Atomic uint32_t *)(rt.peers[rt.rank].rbase + ARENA_ENTERED_OFF);
     atom_store_relaxed(entered, atom_load_relaxed(entered) + 1);   /* for reports only */
-    if (net == NULL) {
+    if (rt.node_count < 2) {
         shm_node_barrier();
     } else {
         switch (rt.cfg.barrier) {
         case BARRIER_COMBINED:
-            net->wait_completed(bx_exchange());
+            am_wait_completed(bx_exchange());
             bx_hierarchical();
             break;
         case BARRIER_TREE:
-            net->flush_all();
+            am_flush_all();
             bx_tree();
             break;
         case BARRIER_COUNTER:
-            net->flush_all();
+            am_flush_all();
             bx.counter_rounds++;
             ctr_add_wait(&bx.counter, 1, bx.counter_rounds * rt.size);
             break;
         default:
-            net->flush_all();
+            am_flush_all();
             bx_hierarchical();
             break;
         }
     }
     wait_done();
-    rt_count(REACH_OP_BARRIER, rt.rank, 0);
+    rma_count(REACH_OP_BARRIER, rt.rank, 0);
 }

@@ -1,13 +1,12 @@
 /* Notifying counters: the home side (run by whoever changes a counter) and
  * the public calls. See counter.h. */
 #include "sync/counter.h"
-#include "core/group.h"
 #include "base/handle.h"
-#include "core/mem.h"
 #include "base/wait.h"
+#include "core/group.h"
+#include "core/mem.h"
+#include "core/rma.h"
 #include "sync/sync.h"
-#include "transport/shm/shm.h"
-#include "transport/transport.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,28 +70,79 @@ int ctr_lock_try(ctr_home_t *taken)
     return atom_cas_acq_rel(&taken->value, &served, served + 1);
 }
 
+/* ---- the home's handlers, for processes on other nodes ------------------------ */
+
+static int ctr_id_add, ctr_id_want, ctr_id_lock, ctr_id_try;
+
+static int ctr_serve_add(am_target_t *t)
+{
+    t->value = ctr_home_add((ctr_home_t *)(void *)t->local, (int64_t)t->a, am_server_push);
+    return 1;
+}
+
+/* Adds a (if not 0), then registers the origin until the value reaches b. */
+static int ctr_serve_want(am_target_t *t)
+{
+    ctr_home_t *h = (ctr_home_t *)(void *)t->local;
+    if (t->a != 0)
+        ctr_home_add(h, (int64_t)t->a, am_server_push);
+    ctr_home_want(h, t->origin, (int64_t)t->b, am_server_push);
+    return 1;
+}
+
+static int ctr_serve_lock(am_target_t *t)
+{
+    ctr_lock_request((ctr_home_t *)(void *)t->local, t->origin, am_server_push);
+    return 1;
+}
+
+static int ctr_serve_try(am_target_t *t)
+{
+    t->value = ctr_lock_try((ctr_home_t *)(void *)t->local);
+    return 1;
+}
+
+void counter_register(void)
+{
+    /* An add without a result is a counted write, complete at a fence. */
+    ctr_id_add = am_handler(ctr_serve_add, 1);
+    ctr_id_want = am_handler(ctr_serve_want, 0);
+    ctr_id_lock = am_handler(ctr_serve_lock, 0);
+    ctr_id_try = am_handler(ctr_serve_try, 0);
+}
+
 /* ---- the side of a process using a counter ------------------------------------ */
+
+/* A request to the counter's home on another node: a remote atomic. */
+static int64_t ctr_call(const ctr_ref_t *c, int id, int64_t a, int64_t b, int answer)
+{
+    rt_stat_inc(&rt.stats.remote_atomics);
+    return am_call(c->home, id, c->raddr, (uint64_t)a, (uint64_t)b, NULL, 0, answer, NULL, 0);
+}
 
 /* The push of a process on the home's node (waiters registered there are
  * on other nodes). */
 static void ctr_push_client(int rank, int64_t value)
 {
-    net->push(rank, value);
+    am_push(rank, value);
+}
+
+ctr_home_t *ctr_here(const ctr_ref_t *c)
+{
+    return (ctr_home_t *)(void *)rma_here(c->home, c->raddr);
 }
 
 void ctr_ref_init(ctr_ref_t *ref, int home, uintptr_t base)
 {
-    peer_t *p = &rt.peers[home];
     ref->home = home;
     ref->raddr = base;
-    ref->here = p->map ? (ctr_home_t *)(void *)(p->map + (base - p->rbase)) : NULL;
 }
 
 int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void **mine)
 {
     void **bases = malloc(sizeof(void *) * (size_t)rt.size);
     if (!bases)
-        rt_fatal("%s: out of private memory", call);
+        rt_oom(call, sizeof(void *) * (size_t)rt.size);
     int st = mem_alloc_collective(call, &group_world, rt.rank == home ? ctr_home_size() : 0, bases, 0);
     if (st == REACH_SUCCESS) {
         *mine = bases[rt.rank];
@@ -110,16 +160,11 @@ int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void 
 
 void ctr_add(const ctr_ref_t *c, int64_t add, int64_t *old)
 {
-    if (c->here) {
-        int64_t o = ctr_home_add(c->here, add, ctr_push_client);
-        if (old)
-            *old = o;
-        return;
-    }
-    uint64_t o;
-    net->sync(c->home, c->raddr, NET_SYNC_CTR_ADD, (uint64_t)add, 0, old ? &o : NULL);
+    ctr_home_t *h = ctr_here(c);
+    int64_t o = h ? ctr_home_add(h, add, ctr_push_client)
+                  : ctr_call(c, ctr_id_add, add, 0, old != NULL);
     if (old)
-        *old = (int64_t)o;
+        *old = o;
 }
 
 int64_t ctr_wait_here(ctr_home_t *h, int64_t target)
@@ -135,13 +180,26 @@ int64_t ctr_wait_here(ctr_home_t *h, int64_t target)
 
 int64_t ctr_add_wait(const ctr_ref_t *c, int64_t add, int64_t target)
 {
-    if (c->here) {
+    ctr_home_t *h = ctr_here(c);
+    if (h) {
         if (add != 0)
-            ctr_home_add(c->here, add, ctr_push_client);
-        return ctr_wait_here(c->here, target);
+            ctr_home_add(h, add, ctr_push_client);
+        return ctr_wait_here(h, target);
     }
-    net->sync(c->home, c->raddr, NET_SYNC_CTR_WANT, (uint64_t)add, (uint64_t)target, NULL);
-    return net->wait_push();
+    ctr_call(c, ctr_id_want, add, target, 0);
+    return am_wait_push();
+}
+
+void ctr_lock_at_home(const ctr_ref_t *taken)
+{
+    ctr_call(taken, ctr_id_lock, 0, 0, 0);
+    am_wait_push();
+}
+
+int ctr_try_lock(const ctr_ref_t *taken)
+{
+    ctr_home_t *h = ctr_here(taken);
+    return h ? ctr_lock_try(h) : (int)ctr_call(taken, ctr_id_try, 0, 0, 1);
 }
 
 /* ---- the public calls ---------------------------------------------------------- */
@@ -184,7 +242,7 @@ int reach_counter_create(int home, int64_t initial, reach_counter_t **out)
 
     reach_counter_t *c = handle_new(&counter_pool, sizeof *c);
     if (!c)
-        rt_fatal("%s: out of private memory", call);
+        rt_oom(call, sizeof *c);
     if ((st = ctr_alloc(call, home, initial, &c->ref, &c->mine)) != REACH_SUCCESS) {
         handle_retire(&counter_pool, c);
         return st;

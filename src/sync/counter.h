@@ -5,7 +5,7 @@
  * waiter once the counter reaches what it waits for. Waiters on the
  * home's node sleep on the counter's own waitword; a waiter on another
  * node registers at the home (one slot per rank) and waits for the one
- * message the home then sends it (net->push, net->wait_push).
+ * message the home then sends it (a push, transport/am).
  *
  * The home side below runs in whichever process changes the counter (a
  * process of the home's node, or the home's server), so the push is a
@@ -14,23 +14,24 @@
 #define REACH_SYNC_COUNTER_H
 
 #include <stdint.h>
+#include "base/arena.h"
 #include "base/state.h"
 #include "base/waitword.h"
 
 /* A waiter on another node: waiting for the counter to reach target. */
 typedef struct ctr_want {
-    _Atomic int64_t target;
+    _Alignas(16) _Atomic int64_t target;
     _Atomic uint32_t waiting;   /* 1 from registration until the push is claimed */
-    uint32_t pad;
 } ctr_want_t;
 
 typedef struct ctr_home {
-    _Atomic int64_t value;
+    _Alignas(CACHE_LINE) _Atomic int64_t value;
     _Atomic uint32_t registered;   /* wants[] entries waiting */
-    char pad[52];
-    waitword_t changes;        /* counts changes; waiters here sleep on it */
+    waitword_t changes;            /* counts changes; waiters here sleep on it */
     ctr_want_t want[];             /* by rank */
 } ctr_home_t;
+_Static_assert(sizeof(ctr_want_t) == 16 && sizeof(ctr_home_t) == 2 * CACHE_LINE,
+               "a counter's value and its waitword are a cache line each");
 
 /* Bytes of one counter's home state for this job's ranks (a multiple of
  * 64). Zeroed memory is a counter at 0. */
@@ -59,20 +60,29 @@ int ctr_lock_try(ctr_home_t *taken) REACH_HIDDEN;
 
 /* ---- the side of a process using a counter ---- */
 
-/* A counter's home: mapped here (home on this node), or its address in the
- * home's address space. */
+/* A counter: its home rank and its address there. */
 typedef struct ctr_ref {
     int home;
-    ctr_home_t *here;
     uintptr_t raddr;
 } ctr_ref_t;
 
+/* Registers the handlers a counter's home serves for other nodes
+ * (before the network starts). */
+void counter_register(void) REACH_HIDDEN;
 /* Collective: allocates a counter on home, starting at initial, and fills
  * ref; *mine gets the home's block (NULL on other ranks). The counter is
  * set up everywhere before this returns. */
 int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void **mine) REACH_HIDDEN;
 /* Fills ref for the counter at home, at base in home's address space. */
 void ctr_ref_init(ctr_ref_t *ref, int home, uintptr_t base) REACH_HIDDEN;
+/* A ticket lock's turn for this process, taken and awaited at the lock's
+ * home in one request (paper 000's lock request at the lock's server);
+ * taken is the lock's first counter, on another node. */
+void ctr_lock_at_home(const ctr_ref_t *taken) REACH_HIDDEN;
+/* ctr_lock_try at the lock's home, on this node or another. */
+int ctr_try_lock(const ctr_ref_t *taken) REACH_HIDDEN;
+/* The counter's home state mapped here; NULL if its home is on another node. */
+ctr_home_t *ctr_here(const ctr_ref_t *c) REACH_HIDDEN;
 /* Adds add. With old, returns the old value once the add is done; without,
  * the add to another node completes like a put (at a fence or barrier). */
 void ctr_add(const ctr_ref_t *c, int64_t add, int64_t *old) REACH_HIDDEN;

@@ -1,18 +1,16 @@
 /* armci_notify semantics: a process counts, at the receiver, the
  * notifications it sent there; the receiver waits for its n-th. Each
  * counter is a waitword in the receiver's arena, so the waiter sleeps. */
+#include "base/wait.h"
 #include "core/group.h"
 #include "core/mem.h"
-#include "base/wait.h"
+#include "core/rma.h"
 #include "sync/sync.h"
-#include "transport/shm/shm.h"
-#include "transport/transport.h"
 
 #include <stdlib.h>
 
 static struct {
     void *mine;                 /* my counters, one per sender */
-    waitword_t **at;        /* by rank: its counters, mapped here (NULL: other node) */
     uintptr_t *raddr;           /* by rank: its counters, in its address space */
     int *sent, *waited;         /* by rank */
 } nt;
@@ -20,22 +18,17 @@ static struct {
 int notify_init(void)
 {
     void **bases = malloc(sizeof(void *) * (size_t)rt.size);
-    nt.at = calloc((size_t)rt.size, sizeof *nt.at);
     nt.sent = calloc((size_t)rt.size, sizeof(int));
     nt.waited = calloc((size_t)rt.size, sizeof(int));
     nt.raddr = calloc((size_t)rt.size, sizeof(uintptr_t));
-    if (!bases || !nt.at || !nt.sent || !nt.waited || !nt.raddr)
-        rt_fatal("reach_init: out of private memory");
+    if (!bases || !nt.sent || !nt.waited || !nt.raddr)
+        rt_oom("reach_init", sizeof(uintptr_t) * (size_t)rt.size);
     int st = mem_alloc_collective("reach_init", &group_world,
                                   sizeof(waitword_t) * (size_t)rt.size, bases, 0);
     if (st == REACH_SUCCESS) {
         nt.mine = bases[rt.rank];
-        for (int r = 0; r < rt.size; r++) {
+        for (int r = 0; r < rt.size; r++)
             nt.raddr[r] = (uintptr_t)bases[r];
-            if (rt.peers[r].map)
-                nt.at[r] = (waitword_t *)(void *)(rt.peers[r].map +
-                                                      ((uintptr_t)bases[r] - rt.peers[r].rbase));
-        }
     }
     free(bases);
     return st;
@@ -43,12 +36,10 @@ int notify_init(void)
 
 void notify_finalize(void)
 {
-    free(nt.at);
     free(nt.sent);
     free(nt.waited);
     free(nt.raddr);
     nt.raddr = NULL;
-    nt.at = NULL;
     nt.sent = nt.waited = NULL;
     nt.mine = NULL;   /* released with every other allocation */
 }
@@ -58,12 +49,7 @@ int reach_notify(int rank)
     int st = reach_fence(rank);
     if (st != REACH_SUCCESS)
         return st;
-    if (nt.at[rank]) {
-        waitword_add(&nt.at[rank][rt.rank], 1);
-    } else {
-        net->sync(rank, nt.raddr[rank] + (uintptr_t)rt.rank * sizeof(waitword_t),
-                  NET_SYNC_ADD32_WAKE, 1, 0, NULL);
-    }
+    rma_word(rank, nt.raddr[rank] + (uintptr_t)rt.rank * sizeof(waitword_t), WORD_ADD32_WAKE, 1, 0);
     return ++nt.sent[rank];
 }
 

@@ -1,7 +1,7 @@
-/* Fences, barriers and mutexes. */
+/* What the rest of reach calls in the sync layer: the barrier, and the
+ * set-up and release of the sync structures. */
 #ifndef REACH_SYNC_H
 #define REACH_SYNC_H
-#include <stdio.h>
 #include "base/state.h"
 
 /* All-fence, then a barrier of every rank, as REACH_BARRIER chooses. */
@@ -9,10 +9,9 @@ void sync_barrier(void) REACH_HIDDEN;
 int barrier_init(void) REACH_HIDDEN;
 void barrier_finalize(void) REACH_HIDDEN;
 /* Destroys mutex sets left at finalize. */
-void sync_finalize(void) REACH_HIDDEN;
+void mutex_finalize(void) REACH_HIDDEN;
 /* Releases windows left at finalize. */
 void window_finalize(void) REACH_HIDDEN;
-void stats_print(FILE *out) REACH_HIDDEN;
 /* Notification counters: one per (receiver, sender) at the receiver. */
 int notify_init(void) REACH_HIDDEN;
 void notify_finalize(void) REACH_HIDDEN;

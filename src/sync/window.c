@@ -1,64 +1,35 @@
 /* Windows with passive-target epochs (paper 002), one-sided in both lock
- * modes. Each rank's window has a 64-bit lock word in its arena:
- *
- *   bits  0..31  shared holders
- *   bit  32      exclusive holder
- *   bits 40..63  exclusive lockers waiting
- *
- * Shared lock: add one holder; if the word shows an exclusive holder or a
- * waiting exclusive locker, take it back, back off and retry — so a stream
- * of readers cannot starve a writer. Exclusive lock: announce the wait
- * (add one waiting), then compare-and-swap "nobody holds it" to "held,
- * one fewer waiting", backing off while others hold it. Unlock subtracts
- * what the lock added. Every step is a CPU atomic on this node and a
- * remote atomic at the target's server from another: the target process
- * never takes part. Back-off doubles from 1 us to 1 ms, sleeping, so that
- * contention neither floods the network nor burns a core.
+ * modes: each rank's window has a 64-bit lock word in its arena
+ * (window_lock.c).
  *
  * REACH_WIN_SYNC chooses, per window at its creation, how an epoch's
  * operations travel:
  *
  * direct  (paper 002) the lock is taken at reach_win_lock; operations are
- *   issued at once (reach_put/get/acc at the window's base plus the
- *   displacement) and complete at unlock or flush (a fence).
+ *   issued at once (at the window's base plus the displacement) and
+ *   complete at unlock or flush (a fence).
  * deferred  (the paper's baseline) nothing leaves the origin before
  *   unlock: operations are queued (puts and accumulates copied), and at
  *   unlock the lock, the operations and the release go together — to the
- *   target's server in one message for a target on another node, which
- *   takes the lock on the origin's behalf (retrying while it is held),
- *   applies the operations and answers with the gets' data. A flush sends
- *   what is queued with the lock and keeps it; the rest follows at unlock.
- */
-#include "core/rma.h"
-#include "api/rma.h"
+ *   target's server in one message for a target on another node
+ *   (window_deferred.c). A flush sends what is queued with the lock and
+ *   keeps it; the rest follows at unlock.
+ *
+ * The calls check their arguments here (the window, the epoch, the range
+ * inside the target's window) and issue through core/rma.h. */
 #include "base/acc.h"
-#include "core/group.h"
 #include "base/handle.h"
-#include "base/wait.h"
 #include "base/strided.h"
+#include "base/wait.h"
+#include "core/group.h"
 #include "core/mem.h"
-#include "sync/sync.h"
+#include "core/rma.h"
 #include "sync/window.h"
-#include "transport/shm/shm_ops.h"
-#include "transport/shm/shm.h"
-#include "transport/transport.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WIN_MAGIC 0x57494e44u   /* "WIND" */
-
-/* A deferred epoch's queue to one rank: the message being built (header,
- * operations, data) and where each get's data goes. */
-typedef struct win_queue {
-    char *msg;
-    size_t len, cap;
-    void **get_dst;
-    size_t *get_len;
-    size_t ngets, capgets;
-    int acquired;        /* a flush already took the lock */
-} win_queue_t;
 
 struct reach_win {
     uint32_t magic;
@@ -81,11 +52,8 @@ static handle_pool_t win_pool;
 
 static void win_release_struct(reach_win_t *w)
 {
-    for (int r = 0; r < rt.size; r++) {
-        free(w->queue[r].msg);
-        free(w->queue[r].get_dst);
-        free(w->queue[r].get_len);
-    }
+    for (int r = 0; r < rt.size; r++)
+        win_queue_free(&w->queue[r]);
     free(w->queue);
     free(w->base);
     free(w->size);
@@ -101,211 +69,6 @@ void window_finalize(void)
         live = w->next_live;
         win_release_struct(w);
     }
-}
-
-/* An atomic on a lock word of this node: add (returns the old value) or
- * compare-and-swap. */
-static uint64_t win_word_here(void *ctx, net_sync_op_t op, uint64_t a, uint64_t b)
-{
-    _Atomic uint64_t *word = ctx;
-    if (op == NET_SYNC_ADD64)
-        return atom_fetch_add_acq_rel(word, a);
-    uint64_t old = a;
-    atom_cas_acq_rel(word, &old, b);
-    return old;
-}
-
-/* An atomic on rank's lock word: add (returns the old value) or CAS. */
-static uint64_t win_word_op(reach_win_t *w, int rank, net_sync_op_t op, uint64_t a, uint64_t b)
-{
-    peer_t *p = &rt.peers[rank];
-    if (p->map == NULL)
-        return net->amo(rank, w->word[rank], op, a, b);
-    return win_word_here(p->map + (w->word[rank] - p->rbase), op, a, b);
-}
-
-static void win_backoff(long *ns)
-{
-    struct timespec ts = {0, *ns};
-    wait_tick();
-    nanosleep(&ts, NULL);
-    if (*ns < 1000000)
-        *ns *= 2;
-}
-
-/* An atomic on a lock word: add (returns the old value) or compare-and-
- * swap; ctx says which word and how it is reached. */
-typedef uint64_t (*win_word_fn)(void *ctx, net_sync_op_t op, uint64_t a, uint64_t b);
-
-/* One attempt at the lock. Shared: add a holder, take it back if a
- * writer holds or waits. Exclusive: announce the wait once, then swap
- * "free" for "held" while the word shows it free. 1 if taken. */
-static int win_try(win_word_fn op, void *ctx, int mode, int *announced)
-{
-    if (mode == REACH_LOCK_SHARED) {
-        if ((op(ctx, NET_SYNC_ADD64, WIN_READER, 0) & ~WIN_READERS_MASK) == 0)
-            return 1;
-        op(ctx, NET_SYNC_ADD64, (uint64_t)-WIN_READER, 0);
-        return 0;
-    }
-    uint64_t seen = op(ctx, NET_SYNC_ADD64, *announced ? 0 : WIN_WAITER, 0);
-    if (!*announced) {
-        seen += WIN_WAITER;
-        *announced = 1;
-    }
-    while ((seen & (WIN_WRITER | WIN_READERS_MASK)) == 0) {
-        uint64_t old = op(ctx, NET_SYNC_CAS64, seen, seen - WIN_WAITER + WIN_WRITER);
-        if (old == seen)
-            return 1;
-        seen = old;   /* changed meanwhile: again at once if still free */
-    }
-    return 0;
-}
-
-typedef struct win_word_at {
-    reach_win_t *w;
-    int rank;
-} win_word_at_t;
-
-static uint64_t win_word_remote(void *ctx, net_sync_op_t op, uint64_t a, uint64_t b)
-{
-    win_word_at_t *at = ctx;
-    return win_word_op(at->w, at->rank, op, a, b);
-}
-
-/* Takes rank's lock, backing off (sleeping) between attempts. */
-static void win_lock_word(reach_win_t *w, int rank, int mode)
-{
-    win_word_at_t at = {w, rank};
-    int announced = 0;
-    for (long ns = 1000; !win_try(win_word_remote, &at, mode, &announced);)
-        win_backoff(&ns);
-}
-
-int win_try_lock_here(_Atomic uint64_t *word, int mode, int *announced)
-{
-    return win_try(win_word_here, word, mode, announced);
-}
-
-void win_unlock_here(_Atomic uint64_t *word, int mode)
-{
-    atom_fetch_add_acq_rel(word, (uint64_t)-win_hold(mode));
-}
-
-void win_epoch_apply(int rank, const win_epoch_t *e, char *out)
-{
-    peer_t *me = &rt.peers[rank];
-    const char *p = (const char *)(e + 1);
-    for (uint64_t i = 0; i < e->nops; i++) {
-        const win_op_t *op = (const win_op_t *)(const void *)p;
-        char *local = me->map + (op->addr - me->rbase);
-        p += sizeof *op;
-        if (op->kind == WIN_OP_GET) {
-            memcpy(out, local, op->bytes);
-            out += op->bytes;
-            continue;
-        }
-        if (op->kind == WIN_OP_ATOMIC) {
-            int64_t old = shm_atomic(rank, local, (int)op->bytes, (shm_atomic_op_t)op->atomic,
-                                     op->u.arg[0], op->u.arg[1]);
-            int32_t old32 = (int32_t)old;
-            memcpy(out, op->bytes == 4 ? (void *)&old32 : (void *)&old, op->bytes);
-            out += op->bytes;
-            continue;
-        }
-        if (op->kind == WIN_OP_PUT)
-            shm_copy(local, p, op->bytes);
-        else
-            shm_acc(rank, (reach_type_t)op->type, op->u.scale, p, local, op->bytes);
-        p += win_round8(op->bytes);
-    }
-}
-
-static void *win_grow(void *p, size_t *cap, size_t need, size_t unit)
-{
-    if (need <= *cap)
-        return p;
-    size_t c = *cap ? *cap : 16;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(p, c * unit);
-    if (!q)
-        rt_fatal("reach: out of private memory for a deferred epoch");
-    *cap = c;
-    return q;
-}
-
-/* Starts rank's queue: an empty epoch message. */
-static void win_queue_start(reach_win_t *w, int rank, int mode)
-{
-    win_queue_t *q = &w->queue[rank];
-    q->msg = win_grow(q->msg, &q->cap, sizeof(win_epoch_t), 1);
-    *(win_epoch_t *)(void *)q->msg = (win_epoch_t){.word = w->word[rank], .mode = (uint32_t)mode};
-    q->len = sizeof(win_epoch_t);
-    q->ngets = 0;
-}
-
-/* Queues one operation (data: bytes of a put or accumulate, copied;
- * answer: where a get's data or an atomic's old value goes); returns it,
- * for the caller to fill in what else it needs. */
-static win_op_t *win_queue_op(reach_win_t *w, int rank, int kind, reach_type_t type,
-                              const void *scale, const void *data, void *answer, uintptr_t addr,
-                              size_t bytes)
-{
-    win_queue_t *q = &w->queue[rank];
-    size_t data_len = win_op_answers(kind) ? 0 : win_round8(bytes);
-    q->msg = win_grow(q->msg, &q->cap, q->len + sizeof(win_op_t) + data_len, 1);
-    win_op_t *op = (win_op_t *)(void *)(q->msg + q->len);
-    *op = (win_op_t){.kind = (uint8_t)kind, .type = (uint8_t)type, .addr = addr, .bytes = bytes};
-    if (kind == WIN_OP_ACC)
-        memcpy(op->u.scale, scale, acc_elem_size(type));   /* the scale is one element */
-    if (data_len)
-        memcpy(op + 1, data, bytes);
-    q->len += sizeof(win_op_t) + data_len;
-    win_epoch_t *e = (win_epoch_t *)(void *)q->msg;
-    e->nops++;
-    if (win_op_answers(kind)) {
-        size_t n = q->ngets + 1, c1 = q->capgets, c2 = q->capgets;
-        q->get_dst = win_grow(q->get_dst, &c1, n, sizeof(void *));
-        q->get_len = win_grow(q->get_len, &c2, n, sizeof(size_t));
-        q->capgets = c1;
-        q->get_dst[q->ngets] = answer;
-        q->get_len[q->ngets++] = bytes;
-        e->get_bytes += bytes;
-    }
-    return op;
-}
-
-/* Sends rank's queued epoch with these flags (WIN_ACQUIRE unless a flush
- * took the lock already, WIN_RELEASE at unlock) and waits until it is
- * done there; the gets' data lands in their buffers. */
-static void win_queue_send(reach_win_t *w, int rank, int release)
-{
-    win_queue_t *q = &w->queue[rank];
-    win_epoch_t *e = (win_epoch_t *)(void *)q->msg;
-    e->flags = (q->acquired ? 0 : WIN_ACQUIRE) | (release ? WIN_RELEASE : 0);
-    char *gets = malloc(e->get_bytes ? e->get_bytes : 1);
-    if (!gets)
-        rt_fatal("reach: out of private memory for a deferred epoch");
-    if (rt.peers[rank].map == NULL) {
-        net->epoch(rank, q->msg, q->len, gets, e->get_bytes);
-    } else {
-        /* On this node the same steps, done here. */
-        if (e->flags & WIN_ACQUIRE)
-            win_lock_word(w, rank, (int)e->mode);
-        win_epoch_apply(rank, e, gets);
-        atom_fence_seq_cst();
-        if (release)
-            win_word_op(w, rank, NET_SYNC_ADD64, (uint64_t)-win_hold((int)e->mode), 0);
-    }
-    char *p = gets;
-    for (size_t i = 0; i < q->ngets; i++) {
-        memcpy(q->get_dst[i], p, q->get_len[i]);
-        p += q->get_len[i];
-    }
-    free(gets);
-    q->acquired = !release;
-    win_queue_start(w, rank, (int)e->mode);
 }
 
 static int win_check(const char *call, reach_win_t *w)
@@ -349,15 +112,15 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     reach_win_t *w = handle_new(&win_pool, sizeof *w);
     void **words = malloc(sizeof(void *) * (size_t)rt.size);
     if (!w || !words)
-        rt_fatal("%s: out of private memory", call);
+        rt_oom(call, sizeof(void *) * (size_t)rt.size);
     w->base = malloc(sizeof(uintptr_t) * (size_t)rt.size);
     w->size = malloc(sizeof(size_t) * (size_t)rt.size);
     w->word = malloc(sizeof(uintptr_t) * (size_t)rt.size);
     w->held = calloc((size_t)rt.size, 1);
     w->queue = calloc((size_t)rt.size, sizeof *w->queue);
     if (!w->base || !w->size || !w->word || !w->held || !w->queue)
-        rt_fatal("%s: out of private memory", call);
-    st = mem_alloc_collective(call, &group_world, 64, words, 0);
+        rt_oom(call, sizeof *w->queue * (size_t)rt.size);
+    st = mem_alloc_collective(call, &group_world, CACHE_LINE, words, 0);
     if (st != REACH_SUCCESS) {
         free(words);
         free(w->base);
@@ -446,11 +209,11 @@ int reach_win_free(reach_win_t *w)
 static void win_open(reach_win_t *w, int rank, int mode)
 {
     if (w->deferred) {
-        win_queue_start(w, rank, mode);
+        win_queue_start(&w->queue[rank], w->word[rank], mode);
         w->queue[rank].acquired = 0;
     } else {
         wait_for(WAIT_WINDOW, rank, mode, 0);
-        win_lock_word(w, rank, mode);
+        win_lock_word(rank, w->word[rank], mode);
         wait_done();
     }
     w->held[rank] = (signed char)mode;
@@ -464,9 +227,9 @@ static void win_close(reach_win_t *w, int rank)
 {
     rt_order_release();
     if (w->deferred)
-        win_queue_send(w, rank, 1);
+        win_queue_send(&w->queue[rank], rank, 1);
     else
-        win_word_op(w, rank, NET_SYNC_ADD64, (uint64_t)-win_hold(w->held[rank]), 0);
+        win_unlock_word(rank, w->word[rank], w->held[rank]);
     w->held[rank] = 0;
     w->open--;
 }
@@ -481,7 +244,7 @@ int reach_win_lock(reach_win_t *w, int mode, int rank)
     if (st != REACH_SUCCESS)
         return st;
     win_open(w, rank, mode);
-    rt_count(REACH_OP_LOCK, rank, 0);
+    rma_count(REACH_OP_LOCK, rank, 0);
     return REACH_SUCCESS;
 }
 
@@ -494,9 +257,9 @@ int reach_win_unlock(reach_win_t *w, int rank)
     if (st != REACH_SUCCESS)
         return st;
     if (!w->deferred)
-        reach_fence(rank);
+        rma_fence(rank);
     win_close(w, rank);
-    rt_count(REACH_OP_UNLOCK, rank, 0);
+    rma_count(REACH_OP_UNLOCK, rank, 0);
     return REACH_SUCCESS;
 }
 
@@ -523,7 +286,7 @@ int reach_win_unlock_all(reach_win_t *w)
     if (st != REACH_SUCCESS)
         return st;
     if (!w->deferred)
-        reach_fence_all();
+        rma_fence_all();
     for (int r = 0; r < rt.size; r++)
         win_close(w, r);
     w->all = 0;
@@ -535,11 +298,11 @@ int reach_win_flush(reach_win_t *w, int rank)
     int st = win_check_epoch("reach_win_flush", w, rank, 1);
     if (st != REACH_SUCCESS)
         return st;
-    if (w->deferred) {
-        win_queue_send(w, rank, 0);
-        return REACH_SUCCESS;
-    }
-    return reach_fence(rank);
+    if (w->deferred)
+        win_queue_send(&w->queue[rank], rank, 0);
+    else
+        rma_fence(rank);
+    return REACH_SUCCESS;
 }
 
 int reach_win_flush_all(reach_win_t *w)
@@ -551,10 +314,10 @@ int reach_win_flush_all(reach_win_t *w)
     if (st != REACH_SUCCESS)
         return st;
     if (!w->deferred)
-        return reach_fence_all();
-    for (int r = 0; r < rt.size; r++)
+        rma_fence_all();
+    for (int r = 0; w->deferred && r < rt.size; r++)
         if (w->held[r])
-            win_queue_send(w, r, 0);
+            win_queue_send(&w->queue[r], r, 0);
     return REACH_SUCCESS;
 }
 
@@ -563,8 +326,8 @@ int reach_win_flush_local(reach_win_t *w, int rank)
     /* Deferred epochs copy what they send; a direct put to another node
      * may still be reading its source. */
     int st = win_check_epoch("reach_win_flush_local", w, rank, 1);
-    if (st == REACH_SUCCESS && !w->deferred && !reach_same_node(rank))
-        st = net->flush_local(rank);
+    if (st == REACH_SUCCESS && !w->deferred)
+        rma_flush_local(rank);
     return st;
 }
 
@@ -585,83 +348,49 @@ static int win_op_check(const char *call, reach_win_t *w, size_t disp, size_t by
     return REACH_SUCCESS;
 }
 
+/* A contiguous operation in an epoch: issued at once (a put to another
+ * node without waiting for its source: reach_win_flush_local), or queued. */
+static int win_xfer(const char *call, xfer_t op, reach_win_t *w, reach_type_t type, const void *scale,
+                    const void *local, size_t disp, size_t bytes, int rank)
+{
+    static const reach_op_kind_t kind[] = {REACH_OP_PUT, REACH_OP_GET, REACH_OP_ACC};
+    void *remote = NULL;
+    int st = win_op_check(call, w, disp, bytes, rank, local, op == XFER_GET ? "destination" : "source",
+                          &remote);
+    if (st == REACH_SUCCESS && op == XFER_ACC)
+        st = acc_check(call, type, scale, remote, bytes);
+    if (st != REACH_SUCCESS)
+        return st;
+    if (w->deferred) {
+        win_queue_op(&w->queue[rank], op, type, scale, op == XFER_GET ? NULL : local,
+                     op == XFER_GET ? (void *)local : NULL, (uintptr_t)remote, bytes);
+        return REACH_SUCCESS;
+    }
+    rma_count(kind[op], rank, bytes);
+    if (op == XFER_PUT)
+        rma_put(rank, local, (uintptr_t)remote, bytes, 1);
+    else
+        rma_xfer(op, rank, type, scale, local, (uintptr_t)remote, bytes);
+    return REACH_SUCCESS;
+}
+
 int reach_win_put(reach_win_t *w, const void *src, size_t disp, size_t bytes, int rank)
 {
-    void *remote = NULL;
-    int st = win_op_check("reach_win_put", w, disp, bytes, rank, src, "source", &remote);
-    if (st != REACH_SUCCESS || !w->deferred)
-        return st != REACH_SUCCESS ? st : rma_put("reach_win_put", src, remote, bytes, rank, 1);
-    win_queue_op(w, rank, WIN_OP_PUT, REACH_INT, NULL, src, NULL, (uintptr_t)remote, bytes);
-    return REACH_SUCCESS;
+    return win_xfer("reach_win_put", XFER_PUT, w, REACH_INT, NULL, src, disp, bytes, rank);
 }
 
 int reach_win_get(reach_win_t *w, void *dst, size_t disp, size_t bytes, int rank)
 {
-    void *remote = NULL;
-    int st = win_op_check("reach_win_get", w, disp, bytes, rank, dst, "destination", &remote);
-    if (st != REACH_SUCCESS || !w->deferred)
-        return st != REACH_SUCCESS ? st : reach_get(remote, dst, bytes, rank);
-    win_queue_op(w, rank, WIN_OP_GET, REACH_INT, NULL, NULL, dst, (uintptr_t)remote, bytes);
-    return REACH_SUCCESS;
+    return win_xfer("reach_win_get", XFER_GET, w, REACH_INT, NULL, dst, disp, bytes, rank);
 }
 
 int reach_win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp,
                   size_t bytes, int rank)
 {
-    void *remote = NULL;
-    const char *call = "reach_win_acc";
-    int st = win_op_check(call, w, disp, bytes, rank, src, "source", &remote);
-    if (st != REACH_SUCCESS || !w->deferred)
-        return st != REACH_SUCCESS ? st : reach_acc(type, scale, src, remote, bytes, rank);
-    if ((st = acc_check(call, type, scale, remote, bytes)) != REACH_SUCCESS)
-        return st;
-    win_queue_op(w, rank, WIN_OP_ACC, type, scale, src, NULL, (uintptr_t)remote, bytes);
-    return REACH_SUCCESS;
+    return win_xfer("reach_win_acc", XFER_ACC, w, type, scale, src, disp, bytes, rank);
 }
 
 /* ---- strided, vector and atomic operations in an epoch -------------------------- */
-
-/* Calls fn on each contiguous run of plan: offsets on the source and the
- * destination side. */
-static void win_runs(const reach_strided_t *plan, void (*fn)(void *ctx, size_t src, size_t dst),
-                     void *ctx)
-{
-    size_t idx[REACH_MAX_STRIDE_LEVELS] = {0};
-    for (;;) {
-        size_t s = 0, d = 0;
-        for (int l = 0; l < plan->levels; l++) {
-            s += idx[l] * plan->src_stride[l];
-            d += idx[l] * plan->dst_stride[l];
-        }
-        fn(ctx, s, d);
-        int l = 0;
-        while (l < plan->levels && ++idx[l] == plan->count[l + 1])
-            idx[l++] = 0;
-        if (l == plan->levels)
-            return;
-    }
-}
-
-typedef struct win_run_ctx {
-    reach_win_t *w;
-    int rank, kind;
-    reach_type_t type;
-    const void *scale;
-    const char *local;       /* put, acc: source; get: destination */
-    uintptr_t remote;
-    size_t run;
-} win_run_ctx_t;
-
-static void win_queue_run(void *arg, size_t s, size_t d)
-{
-    win_run_ctx_t *c = arg;
-    if (c->kind == WIN_OP_GET)
-        win_queue_op(c->w, c->rank, WIN_OP_GET, REACH_INT, NULL, NULL, (char *)c->local + d,
-                     c->remote + s, c->run);
-    else
-        win_queue_op(c->w, c->rank, c->kind, c->type, c->scale, c->local + s, NULL, c->remote + d,
-                     c->run);
-}
 
 static int win_strided(const char *call, int kind, reach_win_t *w, reach_type_t type,
                        const void *scale, const void *local, size_t disp,
@@ -679,14 +408,20 @@ static int win_strided(const char *call, int kind, reach_win_t *w, reach_type_t 
     if (st != REACH_SUCCESS || strided_bytes(&plan) == 0)
         return st;
     if (!w->deferred) {
-        if (kind == WIN_OP_PUT)
-            return reach_put_strided(local, remote, shape, rank);
-        if (kind == WIN_OP_GET)
-            return reach_get_strided(remote, (void *)local, shape, rank);
-        return reach_acc_strided(type, scale, local, remote, shape, rank);
+        static const reach_op_kind_t op_kind[] = {REACH_OP_PUT, REACH_OP_GET, REACH_OP_ACC};
+        rma_count(op_kind[kind], rank, strided_bytes(&plan));
+        rma_strided(kind, rank, type, scale, &plan, local, (uintptr_t)remote);
+        return REACH_SUCCESS;
     }
-    win_run_ctx_t c = {w, rank, kind, type, scale, local, (uintptr_t)remote, plan.count[0]};
-    win_runs(&plan, win_queue_run, &c);
+    /* Queued run by run; for a get the remote side is the source. */
+    int get = kind == WIN_OP_GET;
+    strided_iter_t it = strided_begin(1);
+    do {
+        const char *l = (const char *)local + (get ? it.dst : it.src);
+        uintptr_t r = (uintptr_t)remote + (get ? it.src : it.dst);
+        win_queue_op(&w->queue[rank], kind, type, scale, get ? NULL : l, get ? (void *)l : NULL, r,
+                     plan.count[0]);
+    } while (strided_next(&it, &plan));
     return REACH_SUCCESS;
 }
 
@@ -731,14 +466,10 @@ static int win_vector(const char *call, int kind, reach_win_t *w, reach_type_t t
             int get = kind == WIN_OP_GET;
             uintptr_t remote = w->base[rank] + (uintptr_t)(get ? v[i].src[j] : v[i].dst[j]);
             if (w->deferred)
-                win_queue_op(w, rank, kind, type, scale, get ? NULL : v[i].src[j],
+                win_queue_op(&w->queue[rank], kind, type, scale, get ? NULL : v[i].src[j],
                              get ? v[i].dst[j] : NULL, remote, v[i].bytes);
-            else if (get)
-                st = reach_get((void *)remote, v[i].dst[j], v[i].bytes, rank);
-            else if (kind == WIN_OP_PUT)
-                st = reach_put(v[i].src[j], (void *)remote, v[i].bytes, rank);
             else
-                st = reach_acc(type, scale, v[i].src[j], (void *)remote, v[i].bytes, rank);
+                rma_xfer(kind, rank, type, scale, get ? v[i].dst[j] : v[i].src[j], remote, v[i].bytes);
         }
     return st;
 }
@@ -772,14 +503,14 @@ static int win_atomic(const char *call, reach_win_t *w, size_t disp, int width, 
         st = rt_error(REACH_ERR_ALIGN, call, "displacement %zu is not %d-byte aligned", disp, width);
     if (st != REACH_SUCCESS)
         return st;
-    if (!w->deferred)
-        return width == 4 ? (op == SHM_ATOMIC_ADD ? reach_fetch_add_i32(remote, (int32_t)a, old, rank)
-                             : op == SHM_ATOMIC_SWAP ? reach_swap_i32(remote, (int32_t)a, old, rank)
-                                                     : reach_cas_i32(remote, (int32_t)a, (int32_t)b, old, rank))
-                          : (op == SHM_ATOMIC_ADD ? reach_fetch_add_i64(remote, a, old, rank)
-                             : op == SHM_ATOMIC_SWAP ? reach_swap_i64(remote, a, old, rank)
-                                                     : reach_cas_i64(remote, a, b, old, rank));
-    win_op_t *q = win_queue_op(w, rank, WIN_OP_ATOMIC, REACH_INT, NULL, NULL, old, (uintptr_t)remote,
+    if (!w->deferred) {
+        rma_count(REACH_OP_ATOMIC, rank, (size_t)width);
+        int64_t o = rma_atomic(rank, (uintptr_t)remote, width, (amo_op_t)op, a, b);
+        int32_t o32 = (int32_t)o;
+        memcpy(old, width == 4 ? (void *)&o32 : (void *)&o, (size_t)width);
+        return REACH_SUCCESS;
+    }
+    win_op_t *q = win_queue_op(&w->queue[rank], WIN_OP_ATOMIC, REACH_INT, NULL, NULL, old, (uintptr_t)remote,
                                (size_t)width);
     q->atomic = (uint8_t)op;
     q->u.arg[0] = a;
@@ -789,32 +520,32 @@ static int win_atomic(const char *call, reach_win_t *w, size_t disp, int width, 
 
 int reach_win_fetch_add_i32(reach_win_t *w, size_t disp, int32_t add, int32_t *old, int rank)
 {
-    return win_atomic("reach_win_fetch_add_i32", w, disp, 4, SHM_ATOMIC_ADD, add, 0, old, rank);
+    return win_atomic("reach_win_fetch_add_i32", w, disp, 4, AMO_ADD, add, 0, old, rank);
 }
 
 int reach_win_fetch_add_i64(reach_win_t *w, size_t disp, int64_t add, int64_t *old, int rank)
 {
-    return win_atomic("reach_win_fetch_add_i64", w, disp, 8, SHM_ATOMIC_ADD, add, 0, old, rank);
+    return win_atomic("reach_win_fetch_add_i64", w, disp, 8, AMO_ADD, add, 0, old, rank);
 }
 
 int reach_win_swap_i32(reach_win_t *w, size_t disp, int32_t value, int32_t *old, int rank)
 {
-    return win_atomic("reach_win_swap_i32", w, disp, 4, SHM_ATOMIC_SWAP, value, 0, old, rank);
+    return win_atomic("reach_win_swap_i32", w, disp, 4, AMO_SWAP, value, 0, old, rank);
 }
 
 int reach_win_swap_i64(reach_win_t *w, size_t disp, int64_t value, int64_t *old, int rank)
 {
-    return win_atomic("reach_win_swap_i64", w, disp, 8, SHM_ATOMIC_SWAP, value, 0, old, rank);
+    return win_atomic("reach_win_swap_i64", w, disp, 8, AMO_SWAP, value, 0, old, rank);
 }
 
 int reach_win_cas_i32(reach_win_t *w, size_t disp, int32_t compare, int32_t value, int32_t *old,
                       int rank)
 {
-    return win_atomic("reach_win_cas_i32", w, disp, 4, SHM_ATOMIC_CAS, compare, value, old, rank);
+    return win_atomic("reach_win_cas_i32", w, disp, 4, AMO_CAS, compare, value, old, rank);
 }
 
 int reach_win_cas_i64(reach_win_t *w, size_t disp, int64_t compare, int64_t value, int64_t *old,
                       int rank)
 {
-    return win_atomic("reach_win_cas_i64", w, disp, 8, SHM_ATOMIC_CAS, compare, value, old, rank);
+    return win_atomic("reach_win_cas_i64", w, disp, 8, AMO_CAS, compare, value, old, rank);
 }

@@ -1,13 +1,14 @@
-/* Window locks and deferred epochs, shared by the window calls and the
- * server that serves a deferred epoch from another node. */
+/* Windows: the lock word (window_lock.c), the deferred epochs
+ * (window_deferred.c) and the window calls (window.c). */
 #ifndef REACH_SYNC_WINDOW_H
 #define REACH_SYNC_WINDOW_H
 
 #include <stdint.h>
 #include "base/state.h"
+#include "base/xfer.h"
 
 /* The lock word: shared holders, exclusive holder, exclusive lockers
- * waiting (see window.c). */
+ * waiting (see window_lock.c). */
 #define WIN_READER ((uint64_t)1)
 #define WIN_WRITER ((uint64_t)1 << 32)
 #define WIN_WAITER ((uint64_t)1 << 40)
@@ -19,17 +20,19 @@ static inline uint64_t win_hold(int mode)
     return mode == REACH_LOCK_SHARED ? WIN_READER : WIN_WRITER;
 }
 
-/* One attempt at a lock on a word of this process's arena; *announced
- * says whether an exclusive locker already counts as waiting (set on the
- * first attempt). 1 if taken. */
-int win_try_lock_here(_Atomic uint64_t *word, int mode, int *announced) REACH_HIDDEN;
-void win_unlock_here(_Atomic uint64_t *word, int mode) REACH_HIDDEN;
+/* One attempt at rank's lock word (word, in rank's addresses) in mode;
+ * *announced says whether an exclusive locker already counts as waiting
+ * (set on the first attempt). 1 if taken. */
+int win_try(int rank, uintptr_t word, int mode, int *announced) REACH_HIDDEN;
+/* Takes the lock, backing off (sleeping) between attempts. */
+void win_lock_word(int rank, uintptr_t word, int mode) REACH_HIDDEN;
+void win_unlock_word(int rank, uintptr_t word, int mode) REACH_HIDDEN;
 
 /* A deferred epoch travels as one message: this header, then per
  * operation a win_op_t followed (put, accumulate) by its data rounded up
  * to 8 bytes. The answer carries the data of the gets, in order. */
 enum { WIN_ACQUIRE = 1, WIN_RELEASE = 2 };
-enum { WIN_OP_PUT, WIN_OP_GET, WIN_OP_ACC, WIN_OP_ATOMIC };
+enum { WIN_OP_PUT = XFER_PUT, WIN_OP_GET = XFER_GET, WIN_OP_ACC = XFER_ACC, WIN_OP_ATOMIC };
 
 typedef struct win_epoch {
     uint64_t word;     /* the lock word, in the target's addresses */
@@ -41,9 +44,8 @@ typedef struct win_epoch {
 
 typedef struct win_op {
     uint8_t kind, type;
-    uint8_t atomic;    /* WIN_OP_ATOMIC: shm_atomic_op_t; bytes is the width */
-    uint8_t pad[5];
-    uint64_t addr;     /* in the target's addresses */
+    uint8_t atomic;    /* WIN_OP_ATOMIC: amo_op_t; bytes is the width */
+    _Alignas(8) uint64_t addr;     /* in the target's addresses */
     uint64_t bytes;
     union {
         double scale[2];   /* accumulate */
@@ -62,9 +64,30 @@ static inline size_t win_round8(size_t n)
     return (n + 7) & ~(size_t)7;
 }
 
-/* Applies the operations of a deferred epoch (after its header) to the
- * memory of rank (this process, or one mapped here), writing the gets'
- * data to out. */
-void win_epoch_apply(int rank, const win_epoch_t *e, char *out) REACH_HIDDEN;
+/* A deferred epoch's queue to one rank: the message being built (header,
+ * operations, data) and where each get's data goes. */
+typedef struct win_queue {
+    char *msg;
+    size_t len, cap;
+    void **get_dst;
+    size_t *get_len;
+    size_t ngets, capgets;
+    int acquired;        /* a flush already took the lock */
+} win_queue_t;
+
+/* Registers the server's handler of deferred epochs from other nodes. */
+void window_register(void) REACH_HIDDEN;
+/* Starts q: an empty epoch on the lock word at word (the target's). */
+void win_queue_start(win_queue_t *q, uintptr_t word, int mode) REACH_HIDDEN;
+/* Queues one operation (data: bytes of a put or accumulate, copied;
+ * answer: where a get's data or an atomic's old value goes); returns it,
+ * for the caller to fill in what else it needs. */
+win_op_t *win_queue_op(win_queue_t *q, int kind, reach_type_t type, const void *scale, const void *data,
+                       void *answer, uintptr_t addr, size_t bytes) REACH_HIDDEN;
+/* Sends q to rank (with the lock unless a flush took it, with the
+ * release if asked) and waits until it is done there; the gets' data
+ * lands in their buffers, and q starts again empty. */
+void win_queue_send(win_queue_t *q, int rank, int release) REACH_HIDDEN;
+void win_queue_free(win_queue_t *q) REACH_HIDDEN;
 
 #endif

@@ -107,9 +107,9 @@ int shm_init(void)
     const char *call = "reach_init";
     arena.size = rt.cfg.arena_size ? rt.cfg.arena_size : shm_default_arena_size();
     arena.size = (arena.size + HEAP_PAGE - 1) & ~(HEAP_PAGE - 1);
-    if (arena.size <= SHM_HEAP_OFF)
+    if (arena.size <= ARENA_HEAP_OFF)
         return rt_error(REACH_ERR_ARG, call, "REACH_ARENA_SIZE=%zu is below the minimum of %zu bytes",
-                        arena.size, (size_t)SHM_HEAP_OFF + HEAP_PAGE);
+                        arena.size, (size_t)ARENA_HEAP_OFF + HEAP_PAGE);
 
     int st = REACH_SUCCESS;
     arena.fd = memfd_create("reach-arena", MFD_CLOEXEC);
@@ -120,9 +120,9 @@ int shm_init(void)
                       arena.size, strerror(errno));
     } else {
         /* The header (locks, queue nodes, barrier) must never fault. */
-        if (fallocate(arena.fd, 0, 0, (off_t)SHM_HEAP_OFF) != 0)
+        if (fallocate(arena.fd, 0, 0, (off_t)ARENA_HEAP_OFF) != 0)
             st = rt_error(REACH_ERR_NOMEM, call, "cannot commit the %zu-byte arena header: %s",
-                          (size_t)SHM_HEAP_OFF, strerror(errno));
+                          (size_t)ARENA_HEAP_OFF, strerror(errno));
         void *p = mmap(NULL, arena.size, PROT_READ | PROT_WRITE, MAP_SHARED, arena.fd, 0);
         if (p == MAP_FAILED)
             st = rt_error(REACH_ERR_SYSTEM, call, "mmap of a %zu-byte arena: %s",
@@ -130,7 +130,7 @@ int shm_init(void)
         else
             arena.base = p;
     }
-    if (st == REACH_SUCCESS && heap_init(&arena.heap, SHM_HEAP_OFF, arena.size - SHM_HEAP_OFF) != 0)
+    if (st == REACH_SUCCESS && heap_init(&arena.heap, ARENA_HEAP_OFF, arena.size - ARENA_HEAP_OFF) != 0)
         st = rt_error(REACH_ERR_NOMEM, call, "out of private memory");
 
     /* Exchange (pid, fd, base) within the node; peers open the memfd through
@@ -228,9 +228,9 @@ size_t shm_arena_size(void)
     return arena.size;
 }
 
-size_t shm_in_use(void)
+void *shm_arena_base(void)
 {
-    return arena.heap.in_use;
+    return arena.base;
 }
 
 /* What REACH_SHM_LIMIT (limit) leaves of this process's arena. */
@@ -260,7 +260,7 @@ int shm_alloc(const char *call, size_t len, int kind, void **ptr)
                         "asked %s, the arena has no free range that large "
                         "(%s of %s in use; raise REACH_ARENA_SIZE)",
                         rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, arena.heap.in_use),
-                        rt_size_str(c, sizeof c, arena.size - SHM_HEAP_OFF));
+                        rt_size_str(c, sizeof c, arena.size - ARENA_HEAP_OFF));
     size_t blk = heap_block_len(&arena.heap, off, kind);
     /* Commit now: a shortage is an error here, not a SIGBUS at first touch. */
     if (fallocate(arena.fd, 0, (off_t)off, (off_t)blk) != 0 &&
@@ -278,7 +278,7 @@ int shm_alloc(const char *call, size_t len, int kind, void **ptr)
 int shm_free(void *ptr, int kind)
 {
     const char *p = ptr;
-    if (p < arena.base + SHM_HEAP_OFF || p >= arena.base + arena.size)
+    if (p < arena.base + ARENA_HEAP_OFF || p >= arena.base + arena.size)
         return REACH_ERR_ARG;
     size_t off = (size_t)(p - arena.base);
     size_t len = heap_block_len(&arena.heap, off, kind);
@@ -291,7 +291,7 @@ int shm_free(void *ptr, int kind)
 
 void shm_node_barrier(void)
 {
-    shm_barrier_t *b = (shm_barrier_t *)(void *)(rt.peers[rt.node_peers[0]].map + SHM_BARRIER_OFF);
+    arena_barrier_t *b = (arena_barrier_t *)(void *)(rt.peers[rt.node_peers[0]].map + ARENA_BARRIER_OFF);
     /* Read the generation before arriving: the last arrival bumps it. */
     uint32_t gen = atom_load_acquire(&b->generation.value);
     if (atom_fetch_add_acq_rel(&b->arrived, 1) == (uint32_t)rt.node_size - 1) {

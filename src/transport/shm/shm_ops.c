@@ -2,6 +2,7 @@
  * every accumulate and atomic on the same bytes is atomic against the others. */
 #include "transport/shm/shm_ops.h"
 #include "base/acc.h"
+#include "base/strided.h"
 
 #include <string.h>
 
@@ -71,56 +72,42 @@ void shm_acc(int rank, reach_type_t t, const void *scale, const void *src, char 
 }
 
 /* The strided walk: the innermost level is a plain loop, the outer levels
- * an odometer. Inlined with a constant op, so each caller gets its own
- * loop with no test per run. */
-static inline void shm_strided_walk(shm_run_op_t op, int rank, reach_type_t t, const void *scale,
+ * the plan's iterator. Inlined with a constant acc, so each caller gets
+ * its own loop with no test per run. */
+static inline void shm_strided_walk(int acc, int rank, reach_type_t t, const void *scale,
                                     const reach_strided_t *p, const char *src, char *dst)
 {
-    const int L = p->levels;
     const size_t run = p->count[0];
-    const size_t n1 = L >= 1 ? p->count[1] : 1;
-    const size_t ss1 = L >= 1 ? p->src_stride[0] : 0, ds1 = L >= 1 ? p->dst_stride[0] : 0;
-    size_t idx[REACH_MAX_STRIDE_LEVELS + 1] = {0};
+    const size_t n1 = p->levels >= 1 ? p->count[1] : 1;
+    const size_t ss1 = p->levels >= 1 ? p->src_stride[0] : 0, ds1 = p->levels >= 1 ? p->dst_stride[0] : 0;
     _Atomic uint32_t *held = NULL;
-    for (;;) {
-        const char *s = src;
-        char *d = dst;
+    strided_iter_t it = strided_begin(2);
+    do {
+        const char *s = src + it.src;
+        char *d = dst + it.dst;
         for (size_t i = 0; i < n1; i++, s += ss1, d += ds1) {
-            if (op == SHM_RUN_COPY)
+            if (!acc)
                 shm_copy(d, s, run);
             else
                 shm_acc_run(rank, t, scale, s, d, run, &held);
         }
-        int k = 2;
-        for (; k <= L; k++) {
-            if (++idx[k] < p->count[k]) {
-                src += p->src_stride[k - 1];
-                dst += p->dst_stride[k - 1];
-                break;
-            }
-            src -= (p->count[k] - 1) * p->src_stride[k - 1];
-            dst -= (p->count[k] - 1) * p->dst_stride[k - 1];
-            idx[k] = 0;
-        }
-        if (k > L)
-            break;
-    }
+    } while (strided_next(&it, p));
     if (held)
         futex_mutex_unlock(held);
 }
 
 void shm_strided_copy(const reach_strided_t *plan, const char *src, char *dst)
 {
-    shm_strided_walk(SHM_RUN_COPY, 0, REACH_INT, NULL, plan, src, dst);
+    shm_strided_walk(0, 0, REACH_INT, NULL, plan, src, dst);
 }
 
 void shm_strided_acc(int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
                      const char *src, char *dst)
 {
-    shm_strided_walk(SHM_RUN_ACC, rank, t, scale, plan, src, dst);
+    shm_strided_walk(1, rank, t, scale, plan, src, dst);
 }
 
-int64_t shm_atomic(int rank, char *dst, int width, shm_atomic_op_t op, int64_t a, int64_t b)
+int64_t shm_atomic(int rank, char *dst, int width, amo_op_t op, int64_t a, int64_t b)
 {
     _Atomic uint32_t *lock = shm_stripe_lock(rank, dst);
     int64_t old;
@@ -128,16 +115,16 @@ int64_t shm_atomic(int rank, char *dst, int width, shm_atomic_op_t op, int64_t a
     if (width == 4) {
         int32_t o;
         memcpy(&o, dst, 4);
-        int32_t n = op == SHM_ATOMIC_ADD ? (int32_t)((uint32_t)o + (uint32_t)a)
-                  : op == SHM_ATOMIC_SWAP ? (int32_t)a
+        int32_t n = op == AMO_ADD ? (int32_t)((uint32_t)o + (uint32_t)a)
+                  : op == AMO_SWAP ? (int32_t)a
                   : (o == (int32_t)a ? (int32_t)b : o);
         memcpy(dst, &n, 4);
         old = o;
     } else {
         int64_t o;
         memcpy(&o, dst, 8);
-        int64_t n = op == SHM_ATOMIC_ADD ? (int64_t)((uint64_t)o + (uint64_t)a)
-                  : op == SHM_ATOMIC_SWAP ? a
+        int64_t n = op == AMO_ADD ? (int64_t)((uint64_t)o + (uint64_t)a)
+                  : op == AMO_SWAP ? a
                   : (o == a ? b : o);
         memcpy(dst, &n, 8);
         old = o;

@@ -1,6 +1,7 @@
 #ifndef REACH_SHM_OPS_H
 #define REACH_SHM_OPS_H
 #include "transport/shm/shm.h"
+#include "base/xfer.h"
 
 #include <string.h>
 
@@ -24,11 +25,6 @@ static inline void shm_copy(void *dst, const void *src, size_t n)
         memcpy(dst, src, n);
 }
 
-typedef enum shm_atomic_op { SHM_ATOMIC_ADD, SHM_ATOMIC_SWAP, SHM_ATOMIC_CAS } shm_atomic_op_t;
-
-/* What a strided walk does with each run. */
-typedef enum shm_run_op { SHM_RUN_COPY, SHM_RUN_ACC } shm_run_op_t;
-
 /* Runs over a merged strided plan (core/strided.h) between two local
  * addresses; ACC accumulates into dst, which lies in rank's arena. */
 void shm_strided_copy(const reach_strided_t *plan, const char *src, char *dst) REACH_HIDDEN;
@@ -38,8 +34,8 @@ void shm_strided_acc(int rank, reach_type_t t, const void *scale, const reach_st
 /* dst (rank's memory, mapped here) += scale * src, per stripe. */
 void shm_acc(int rank, reach_type_t t, const void *scale, const void *src, char *dst,
              size_t bytes) REACH_HIDDEN;
-/* Read-modify-write of a 4- or 8-byte word; returns the old value.
- * ADD adds a, SWAP stores a, CAS stores b if the word equals a. */
-int64_t shm_atomic(int rank, char *dst, int width, shm_atomic_op_t op, int64_t a,
+/* Read-modify-write (base/xfer.h) of a 4- or 8-byte word under its
+ * stripe lock; returns the old value. */
+int64_t shm_atomic(int rank, char *dst, int width, amo_op_t op, int64_t a,
                    int64_t b) REACH_HIDDEN;
 #endif

@@ -1,0 +1,46 @@
+/* Mutex sets, shared by the set calls (mutex.c) and the algorithms
+ * (mutex_mcs.c, mutex_ticket.c). */
+#ifndef REACH_SYNC_MUTEX_H
+#define REACH_SYNC_MUTEX_H
+
+#include "base/state.h"
+#include "core/group.h"
+
+struct reach_mutexes {
+    uint32_t magic;
+    int algorithm;       /* LOCK_* */
+    size_t stride;       /* bytes of one mutex's words */
+    reach_group_t *group;
+    void *mine;          /* this rank's lock words */
+    int *count;          /* mutexes hosted by each rank (0 outside the group) */
+    uintptr_t *raddr;    /* each rank's lock words, in its address space */
+    int *first;          /* index of (rank, 0) in held[] */
+    signed char *held;   /* held: queue-node slot (mcs) or 0; -1 if not held */
+    reach_mutexes_t *next_set;
+};
+
+/* The address of mutex id's words at rank, in rank's address space. */
+static inline uintptr_t mutex_words(const reach_mutexes_t *set, int id, int rank)
+{
+    return set->raddr[rank] + (size_t)id * set->stride;
+}
+
+/* mcs: entry is this process's held[] entry for the mutex (its queue-node
+ * slot while held). */
+void mcs_register(void) REACH_HIDDEN;
+int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry) REACH_HIDDEN;
+int mcs_trylock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry,
+                int *acquired) REACH_HIDDEN;
+void mcs_unlock(reach_mutexes_t *set, int id, int rank, signed char *entry) REACH_HIDDEN;
+/* Nobody uses set any more: its parked queue nodes are free. */
+void mcs_forget(reach_mutexes_t *set) REACH_HIDDEN;
+/* Every queue node free (finalize). */
+void mcs_reset(void) REACH_HIDDEN;
+
+/* ticket and hybrid: two counters per mutex. */
+size_t ticket_stride(void) REACH_HIDDEN;
+void ticket_lock(reach_mutexes_t *set, int id, int rank) REACH_HIDDEN;
+int ticket_trylock(reach_mutexes_t *set, int id, int rank) REACH_HIDDEN;
+void ticket_unlock(reach_mutexes_t *set, int id, int rank) REACH_HIDDEN;
+
+#endif

@@ -1,0 +1,60 @@
+/* The ticket and hybrid mutexes:
+ *
+ * ticket  paper 001: two counters at the lock's home (sync/counter.h),
+ *   tickets taken and tickets served; a fetch-and-add takes a ticket, the
+ *   home pushes the turn to the waiter, release adds one to served.
+ * hybrid  paper 000's baseline (ARMCI's original lock): the same ticket
+ *   lock for processes of the lock's node; a process on another node sends
+ *   one request to the lock's server, which takes a ticket on its behalf
+ *   and answers when its turn comes. */
+#include "base/wait.h"
+#include "sync/counter.h"
+#include "sync/mutex.h"
+
+size_t ticket_stride(void)
+{
+    return 2 * ctr_home_size();
+}
+
+/* The counters of mutex (rank, id): tickets taken, tickets served. */
+static void ticket_refs(reach_mutexes_t *set, int id, int rank, ctr_ref_t *taken, ctr_ref_t *served)
+{
+    uintptr_t base = mutex_words(set, id, rank);
+    ctr_ref_init(taken, rank, base);
+    ctr_ref_init(served, rank, base + ctr_home_size());
+}
+
+void ticket_lock(reach_mutexes_t *set, int id, int rank)
+{
+    ctr_ref_t taken, served;
+    ticket_refs(set, id, rank, &taken, &served);
+    wait_for(WAIT_MUTEX, rank, id, 0);
+    if (set->algorithm == LOCK_HYBRID && ctr_here(&taken) == NULL) {
+        /* One request; the lock's server answers when the turn comes. */
+        ctr_lock_at_home(&taken);
+        wait_done();
+        return;
+    }
+    int64_t ticket;
+    ctr_add(&taken, 1, &ticket);
+    ctr_home_t *here = ctr_here(&served);
+    if (here && atom_load_relaxed(&here->value) != ticket)
+        rt.stats.lock_contended++;
+    ctr_add_wait(&served, 0, ticket);
+    wait_done();
+}
+
+int ticket_trylock(reach_mutexes_t *set, int id, int rank)
+{
+    ctr_ref_t taken, served;
+    ticket_refs(set, id, rank, &taken, &served);
+    return ctr_try_lock(&taken);
+}
+
+void ticket_unlock(reach_mutexes_t *set, int id, int rank)
+{
+    ctr_ref_t taken, served;
+    ticket_refs(set, id, rank, &taken, &served);
+    ctr_add(&served, 1, NULL);
+}
+

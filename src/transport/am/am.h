@@ -1,0 +1,111 @@
+/* reach's protocol to ranks on other nodes, over any network backend
+ * (transport/net.h): paper 003's client-server protocol. Writes
+ * (put, accumulate, packed strided and vector chunks) are active messages
+ * to the target's server thread, which applies them to its own arena with
+ * the code the node uses (transport/shm), under the same stripe locks: one
+ * atomicity domain. Gets read the target's memory through the network.
+ * Writes are counted, not answered (paper 000's op_init and op_done), and a
+ * fence asks the target to answer once it has completed them. The layers
+ * above reach this only through core/rma.h.
+ *
+ * Every call to a rank is blocking unless said: it returns when local
+ * buffers may be reused (a get: with the data); a write is complete at the
+ * target after am_flush. Failures end the job (the backend says why). */
+#ifndef REACH_TRANSPORT_AM_H
+#define REACH_TRANSPORT_AM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/state.h"
+#include "base/strided.h"
+#include "base/waitword.h"
+
+/* Collective: starts the network backend and the server thread (only
+ * when the job spans more than one node). */
+int am_init(void) REACH_HIDDEN;
+/* Collective: completes what is in flight, stops the server, closes. */
+void am_finalize(void) REACH_HIDDEN;
+/* One line naming the backend, for reach_transports(). */
+const char *am_describe(void) REACH_HIDDEN;
+
+void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes) REACH_HIDDEN;
+/* A put that returns at once: src stays unchanged until am_flush_local,
+ * am_flush or the next operation to rank, which wait for it. */
+void am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes) REACH_HIDDEN;
+void am_flush_local(int rank) REACH_HIDDEN;
+/* A put, then one added to the waitword at word (rank's address) and its
+ * sleepers woken, in one message. */
+void am_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word) REACH_HIDDEN;
+void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes) REACH_HIDDEN;
+void am_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
+            size_t bytes) REACH_HIDDEN;
+/* A user atomic (base/xfer.h) at the target under its stripe
+ * locks; returns the old value. */
+int64_t am_atomic(int rank, uintptr_t raddr, int width, int op, int64_t a, int64_t b) REACH_HIDDEN;
+/* A strided transfer of a merged plan: local is this process's side,
+ * raddr rank's. Packed in pipelined chunks or run by run, as
+ * REACH_STRIDED_PROTOCOL and the run length say. */
+void am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
+                const char *local, uintptr_t raddr) REACH_HIDDEN;
+void am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
+               size_t n) REACH_HIDDEN;
+/* Everything issued to rank (to every rank) is complete at the target. */
+void am_flush(int rank) REACH_HIDDEN;
+void am_flush_all(void) REACH_HIDDEN;
+
+/* A word operation (base/waitword.h) done by rank's server. */
+/* Ops that answer (word_op_answers) wait for and return the old value;
+ * the others return at once (a signal: its effect is seen by other means). */
+uint64_t am_word(int rank, uintptr_t raddr, word_op_t op, uint64_t a, uint64_t b) REACH_HIDDEN;
+/* A 64-bit fetch-add (cas 0: a added) or compare-and-swap (cas 1: a
+ * expected, b stored) by the network's own atomics, without the target's
+ * server where the network can; returns the old value. */
+uint64_t am_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b) REACH_HIDDEN;
+
+/* ---- target handlers: requests whose meaning belongs to a layer above ---- */
+
+/* A request being served at its target, by the server thread. */
+typedef struct am_target {
+    int origin;
+    char *local;          /* the request's address in this process */
+    uint64_t a, b;
+    const void *data;     /* its payload, 8-byte aligned */
+    size_t len;
+    int state;            /* 0 at the first attempt; the handler's own after */
+    int64_t value;        /* the answer's value */
+    void *answer;         /* the answer's data (am_answer) */
+    size_t answer_len;
+} am_target_t;
+
+/* Serves t: 1 when done (answered, if the origin waits), 0 to be tried
+ * again later (the server keeps the request and retries it while it
+ * polls; only requests that wait for something another process releases
+ * by remote atomics need this). */
+typedef int (*am_handler_fn)(am_target_t *t);
+
+/* Registers a handler, before am_init and in the same order on every
+ * rank; returns its id. counted: a request without answer is a write,
+ * complete at the target after am_flush; otherwise it is a signal. */
+int am_handler(am_handler_fn fn, int counted) REACH_HIDDEN;
+/* Sends a request to handler id at rank. With answer, waits and returns
+ * the answer's value, its data (answer_len bytes) in answer_buf. */
+int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data,
+                size_t len, int answer, void *answer_buf, size_t answer_len) REACH_HIDDEN;
+/* In a handler: the buffer of len bytes its answer carries. */
+void *am_answer(am_target_t *t, size_t len) REACH_HIDDEN;
+
+/* A push: one message from a process to rank's application thread, which
+ * waits for it with am_wait_push (one at a time) and gets its value.
+ * am_server_push is the same from a handler. */
+void am_push(int rank, int64_t value) REACH_HIDDEN;
+void am_server_push(int rank, int64_t value) REACH_HIDDEN;
+int64_t am_wait_push(void) REACH_HIDDEN;
+
+/* Paper 000's op_init and op_done: writes sent to rank since start-up,
+ * and waiting until this process has completed `count` writes from all
+ * origins (both modulo 2^32). */
+uint32_t am_sent_to(int rank) REACH_HIDDEN;
+void am_wait_completed(uint32_t count) REACH_HIDDEN;
+
+#endif

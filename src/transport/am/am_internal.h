@@ -1,0 +1,132 @@
+/* The protocol's message formats and state, shared by its origin side
+ * (origin.c, pack.c) and its target side (target.c). */
+#ifndef REACH_TRANSPORT_AM_INTERNAL_H
+#define REACH_TRANSPORT_AM_INTERNAL_H
+
+#include <pthread.h>
+
+#include "base/waitword.h"
+#include "transport/am/am.h"
+#include "transport/net.h"
+
+enum {
+    REQ_PUT, REQ_ACC, REQ_ATOMIC, REQ_WORD, REQ_CALL, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV,
+    REQ_ACCV, REQ_GETV, REQ_FENCE, REQ_SIGNAL
+};
+
+/* Requests that write and return nothing (puts, accumulates, counted
+ * handler calls) are "counted": no reply, but the origin counts those it
+ * sent to each target and the target's server counts those it completed
+ * from each origin (paper 000's op_init and op_done). A fence sends the
+ * origin's count and the server replies once it has completed that many;
+ * the combined barrier compares the same counts without any fence
+ * message. Requests that return something are answered. Signals (word
+ * operations without an answer, uncounted calls, a put with a signal) are
+ * neither: the protocol that sends one sees its effect by other means (a
+ * waiter wakes), so they leave no fence behind. */
+#define AM_ACK ((uint64_t)1)   /* token of a counted request that asks for an ack */
+/* Counted requests to one target between two that ask for an ack: with at
+ * most AM_MAX_PENDING acks awaited, at most 64 x 16 requests are in flight
+ * to a target, so a flood of puts meets back-pressure, not growth. */
+#define AM_ACK_EVERY 16
+/* Requests awaiting their reply, per target, before the origin waits. */
+#define AM_MAX_PENDING 64
+/* Accumulates travel in eager messages of at most this size. */
+#define AM_ACC_CHUNK ((size_t)8192)
+
+typedef struct am_request {
+    uint8_t kind, type;
+    uint8_t op;              /* REQ_WORD: word_op_t; REQ_ATOMIC: amo_op_t; REQ_CALL: handler */
+    uint8_t width;
+    uint8_t counted;         /* completes into the target's op_done */
+    int32_t origin;
+    uint64_t raddr, a, b;
+    uint64_t token;          /* the origin's reply slot, 0 for none */
+    double scale[2];
+} am_request_t;
+
+typedef struct am_reply {
+    uint64_t token;
+    int64_t value;
+    int32_t target;
+} am_reply_t;
+
+/* Where a reply goes: its value, and data unpacked into a strided place
+ * or one place per vector pair (a single place is a pair of bytes). */
+typedef struct am_slot {
+    volatile int done;
+    int64_t value;
+    const reach_strided_t *plan;  /* packed strided get: unpack here */
+    char *local;
+    uint64_t first;
+    void *const *dsts;            /* vector get: one place per pair */
+    size_t bytes;
+} am_slot_t;
+
+/* A chunk of vector pairs: this header, the target addresses, then (for
+ * put and accumulate) the data of each pair. */
+typedef struct am_vpack {
+    uint64_t count, bytes;
+} am_vpack_t;
+
+/* A chunk of strided runs: this header, then the runs' data (put,
+ * accumulate). The target finds each run's place from its index. */
+typedef struct am_pack {
+    reach_strided_t plan;
+    uint64_t first, count;   /* runs first .. first+count-1 */
+} am_pack_t;
+
+#define AM_PACK_MAX ((size_t)64 << 10)   /* largest chunk of runs */
+
+/* A request whose handler asked to be tried again: a copy, retried by
+ * the server loop. */
+typedef struct am_retry {
+    am_request_t rq;
+    am_target_t t;
+    struct am_retry *next;
+    uint64_t msg[];
+} am_retry_t;
+
+extern struct am_state {
+    const net_backend_t *net;   /* NULL when the job is on one node */
+    /* The application thread's side. */
+    int *pending;            /* by rank: replies awaited */
+    long pending_total;
+    uint32_t pushes, pushes_awaited;   /* pushes arrived here, and waited for */
+    int64_t pushed;          /* the value of the last */
+    uint32_t *sent;          /* by rank: counted requests sent (op_init) */
+    uint32_t *fenced;        /* by rank: sent[rank] at the last fence */
+    uint32_t *since_ack;     /* by rank: counted requests since the last ack request */
+    am_slot_t *fence_slots;  /* by rank: replies of one flush_all */
+    void **inflight;         /* by rank: the send of a put_nbi, until settled */
+    char *bounce;            /* one chunk: sends complete before it is reused */
+    /* The server thread's side. */
+    uint32_t *done_from;     /* by origin: counted requests completed */
+    waitword_t done;         /* all counted requests completed here (op_done) */
+    am_request_t *deferred;  /* fences waiting for their count */
+    int ndeferred;
+    am_retry_t *retries;     /* handler requests to try again */
+    pthread_t thread;
+    _Atomic int stop;
+} am;
+
+/* origin.c */
+void am_client_progress(unsigned *spins) REACH_HIDDEN;
+void am_wait_req(void *req, const char *what, int rank) REACH_HIDDEN;
+void am_wait_slot(am_slot_t *slot) REACH_HIDDEN;
+void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
+void am_send(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
+void am_order(int rank) REACH_HIDDEN;
+void am_on_reply(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
+void am_on_push(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
+/* pack.c */
+void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, uint64_t first,
+                  uint64_t count, char *packed, int to_packed) REACH_HIDDEN;
+/* target.c */
+void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
+void am_received(void *arg) REACH_HIDDEN;
+void *am_server_main(void *arg) REACH_HIDDEN;
+/* Whether handler id's requests without answer are counted writes. */
+int am_counted(int id) REACH_HIDDEN;
+
+#endif

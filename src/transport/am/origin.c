@@ -1,0 +1,295 @@
+/* The protocol's origin side: requests sent by the application thread,
+ * flow control, fences, and the replies and pushes that come back. */
+#include "transport/am/am_internal.h"
+#include "base/acc.h"
+#include "base/wait.h"
+
+#include <poll.h>
+#include <string.h>
+
+/* Waits for progress on the client worker: polls, then sleeps on its file
+ * descriptor, so that a waiting process gives its core away. */
+void am_client_progress(unsigned *spins)
+{
+    rt_order_release();
+    unsigned progressed = am.net->progress(NET_CLIENT);
+    rt_order_acquire();
+    if (progressed) {
+        *spins = 0;
+        return;
+    }
+    if (++*spins < rt.cfg.spin_count)
+        return;
+    *spins = 0;
+    if (am.net->arm(NET_CLIENT)) {
+        struct pollfd pfd = {am.net->fd(NET_CLIENT), POLLIN, 0};
+        rt_stat_inc(&rt.stats.blocking_waits);
+        wait_tick();
+        poll(&pfd, 1, 10);
+    }
+}
+
+void am_wait_req(void *req, const char *what, int rank)
+{
+    unsigned spins = 0;
+    while (req && !am.net->test(req, what, rank))
+        am_client_progress(&spins);
+}
+
+void am_wait_slot(am_slot_t *slot)
+{
+    unsigned spins = 0;
+    while (!slot->done)
+        am_client_progress(&spins);
+}
+
+static void am_wait_pending(int rank, int below)
+{
+    unsigned spins = 0;
+    while (am.pending[rank] >= below && am.pending[rank] > 0)
+        am_client_progress(&spins);
+}
+
+/* Waits until the source of rank's put_nbi, if any, may be reused: then
+ * its data is in place at the target (a rendezvous completes at the origin
+ * once the target has received it). */
+void am_flush_local(int rank)
+{
+    void *req = am.inflight[rank];
+    am.inflight[rank] = NULL;
+    am_wait_req(req, "put", rank);
+}
+
+/* The application thread sends a message: counted, and ordered after what
+ * the thread wrote before (rt_order_release). */
+static void am_client_sent(void)
+{
+    rt_stat_inc(&rt.stats.messages);
+    rt_order_release();
+}
+
+/* Sends a request (and data) to rank's server; returns the send's request
+ * (NULL if done): the data may be reused once it completes. With a slot,
+ * the reply fills it (counted as pending until it arrives); without, the
+ * request is counted (see AM_ACK) unless it is a signal (rq->counted 0 on
+ * entry marks a request that may be counted). Puts may go by rendezvous,
+ * straight from src into the target's segment; every other request is
+ * eager. First waits for rank's put_nbi, if any. */
+void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot)
+{
+    am_flush_local(rank);                    /* location consistency */
+    am_wait_pending(rank, AM_MAX_PENDING);   /* back-pressure, not growth */
+    rq->origin = rt.rank;
+    rq->counted = slot == NULL && rq->counted;
+    rq->token = (uint64_t)(uintptr_t)slot;
+    if (rq->counted) {
+        am.sent[rank]++;
+        if (++am.since_ack[rank] == AM_ACK_EVERY) {
+            am.since_ack[rank] = 0;
+            rq->token = AM_ACK;
+        }
+    }
+    if (rq->token) {
+        am.pending[rank]++;
+        am.pending_total++;
+    }
+    am_client_sent();
+    return am.net->send(NET_REQUEST, rank, rq, sizeof *rq, data, len, rq->kind == REQ_PUT ? 0 : NET_EAGER);
+}
+
+/* The same, returning once the data may be reused. */
+void am_send(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot)
+{
+    am_wait_req(am_send_nbx(rank, rq, data, len, slot), "send", rank);
+}
+
+/* Sends a request and, if slot is given, waits for its reply. */
+static void am_request(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot)
+{
+    am_send(rank, rq, data, len, slot);
+    if (slot)
+        am_wait_slot(slot);
+}
+
+/* A get or an atomic sees everything this process wrote to rank before. */
+void am_order(int rank)
+{
+    if (am.sent[rank] != am.fenced[rank])
+        am_flush(rank);
+}
+
+void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
+{
+    am_request_t rq = {.kind = REQ_PUT, .counted = 1, .raddr = raddr};
+    am_send(rank, &rq, src, bytes, NULL);
+}
+
+/* The next request to rank (any kind, which keeps location consistency),
+ * a flush or flush_local waits for the send. Meanwhile the target's server
+ * takes a rendezvous' data while the origin computes: paper 002's
+ * sender-side overlap. */
+void am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes)
+{
+    am_request_t rq = {.kind = REQ_PUT, .counted = 1, .raddr = raddr};
+    am.inflight[rank] = am_send_nbx(rank, &rq, src, bytes, NULL);
+}
+
+void am_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
+{
+    am_request_t rq = {.kind = REQ_SIGNAL, .raddr = raddr, .b = word};
+    am_send(rank, &rq, src, bytes, NULL);
+}
+
+void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
+{
+    am_order(rank);
+    am_client_sent();
+    am_wait_req(am.net->get(rank, dst, raddr, bytes), "get", rank);
+}
+
+void am_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
+{
+    size_t es = acc_elem_size(t), chunk = AM_ACC_CHUNK - AM_ACC_CHUNK % es;
+    const char *s = src;
+    for (size_t off = 0; off < bytes; off += chunk) {
+        size_t n = bytes - off < chunk ? bytes - off : chunk;
+        am_request_t rq = {.kind = REQ_ACC, .counted = 1, .type = (uint8_t)t, .raddr = raddr + off};
+        memcpy(rq.scale, scale, es);   /* the scale is one element */
+        am_send(rank, &rq, s + off, n, NULL);
+    }
+}
+
+int64_t am_atomic(int rank, uintptr_t raddr, int width, int op, int64_t a, int64_t b)
+{
+    am_order(rank);
+    am_request_t rq = {.kind = REQ_ATOMIC, .op = (uint8_t)op, .width = (uint8_t)width, .raddr = raddr,
+                       .a = (uint64_t)a, .b = (uint64_t)b};
+    am_slot_t slot = {0};
+    rt_stat_inc(&rt.stats.remote_atomics);
+    am_request(rank, &rq, NULL, 0, &slot);
+    return slot.value;
+}
+
+uint64_t am_word(int rank, uintptr_t raddr, word_op_t op, uint64_t a, uint64_t b)
+{
+    am_request_t rq = {.kind = REQ_WORD, .op = (uint8_t)op, .raddr = raddr, .a = a, .b = b};
+    am_slot_t slot = {0};
+    if (op != WORD_STORE64 && op != WORD_STORE32_WAKE)
+        rt_stat_inc(&rt.stats.remote_atomics);
+    am_request(rank, &rq, NULL, 0, word_op_answers(op) ? &slot : NULL);
+    return (uint64_t)slot.value;
+}
+
+uint64_t am_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b)
+{
+    uint64_t operand = a, result = b;
+    rt_stat_inc(&rt.stats.remote_atomics);
+    am_client_sent();
+    am_wait_req(am.net->amo(rank, cas, &operand, &result, raddr), "atomic", rank);
+    return result;
+}
+
+int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data, size_t len,
+                int answer, void *answer_buf, size_t answer_len)
+{
+    am_request_t rq = {.kind = REQ_CALL, .op = (uint8_t)id, .counted = (uint8_t)am_counted(id),
+                       .raddr = raddr, .a = a, .b = b};
+    void *dst[1] = {answer_buf};
+    am_slot_t slot = {.dsts = dst, .bytes = answer_len ? answer_len : 1};
+    am_request(rank, &rq, data, len, answer ? &slot : NULL);
+    return slot.value;
+}
+
+/* A fence: the server answers once it has completed every counted request
+ * this process sent it; nothing to send if there is none since the last. */
+void am_flush(int rank)
+{
+    if (am.sent[rank] != am.fenced[rank]) {
+        am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[rank]};
+        am_slot_t slot = {0};
+        am_request(rank, &rq, NULL, 0, &slot);
+        am.fenced[rank] = (uint32_t)rq.a;
+    }
+    am_wait_pending(rank, 1);
+}
+
+/* The fences to every target written to go out at once; then their
+ * answers are awaited together. */
+void am_flush_all(void)
+{
+    if (am.net == NULL)
+        return;
+    for (int r = 0; r < rt.size; r++) {
+        if (am.sent[r] == am.fenced[r])
+            continue;
+        am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[r]};
+        am.fence_slots[r] = (am_slot_t){0};
+        am_send(r, &rq, NULL, 0, &am.fence_slots[r]);
+        am.fenced[r] = (uint32_t)rq.a;
+    }
+    unsigned spins = 0;
+    while (am.pending_total > 0)
+        am_client_progress(&spins);
+}
+
+uint32_t am_sent_to(int rank)
+{
+    return am.sent ? am.sent[rank] : 0;
+}
+
+/* ---- pushes ---------------------------------------------------------------------- */
+
+/* A push from the application thread to rank's: one message, which the
+ * waiter progresses while it waits (no thread of the waiter's process has
+ * to wake in between). */
+void am_push(int rank, int64_t value)
+{
+    am_client_sent();
+    am_wait_req(am.net->send(NET_PUSH, rank, &value, sizeof value, NULL, 0, NET_EAGER), "push", rank);
+}
+
+int64_t am_wait_push(void)
+{
+    unsigned spins = 0;
+    am.pushes_awaited++;
+    while ((int32_t)(am.pushes - am.pushes_awaited) < 0)
+        am_client_progress(&spins);
+    return am.pushed;
+}
+
+void am_on_push(const void *hdr, size_t hlen, void *data, size_t len, void *rndv)
+{
+    (void)data;
+    (void)len;
+    if (hlen != sizeof am.pushed || rndv)
+        rt_fatal("network: malformed push");
+    memcpy(&am.pushed, hdr, sizeof am.pushed);
+    am.pushes++;
+}
+
+/* ---- replies ---------------------------------------------------------------------- */
+
+void am_on_reply(const void *hdr, size_t hlen, void *data, size_t len, void *rndv)
+{
+    am_reply_t r;
+    if (hlen != sizeof r)
+        rt_fatal("network: malformed reply");
+    memcpy(&r, hdr, sizeof r);
+    if (r.token != AM_ACK) {
+        am_slot_t *slot = (am_slot_t *)(uintptr_t)r.token;
+        if (len > 0) {
+            if (rndv)
+                rt_fatal("network: a reply's data came by rendezvous");
+            if (slot->plan)
+                am_pack_runs(slot->plan, slot->plan->dst_stride, slot->local, slot->first,
+                             len / slot->plan->count[0], data, 0);
+            else
+                for (size_t j = 0; j < len / slot->bytes; j++)
+                    memcpy(slot->dsts[j], (char *)data + j * slot->bytes, slot->bytes);
+        }
+        slot->value = r.value;
+        slot->done = 1;
+    }
+    am.pending[r.target]--;
+    am.pending_total--;
+}

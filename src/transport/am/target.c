@@ -1,0 +1,423 @@
+/* The protocol's target side: the server thread, the requests it serves
+ * (writes into this process's arena, gets answered with data, word
+ * operations, registered handlers), write counting for fences, and
+ * start-up and shut-down of the network.
+ *
+ * Why a server thread per process rather than one per node: a network's
+ * software RMA (UCX's) needs the target's own worker progressed, and a
+ * per-node server would need a second endpoint mesh on top of the
+ * per-process one; the per-process thread costs nothing while it sleeps. */
+#include "transport/am/am_internal.h"
+#include "base/wait.h"
+#include "boot/boot.h"
+#include "transport/shm/shm_ops.h"
+
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct am_state am;
+
+/* The network backends, the first is used. */
+static const net_backend_t *const net_backends[] = {&net_ucx};
+
+#define AM_HANDLERS 16
+static struct {
+    am_handler_fn fn;
+    int counted;
+} handlers[AM_HANDLERS];
+static int nhandlers;
+
+int am_handler(am_handler_fn fn, int counted)
+{
+    if (nhandlers == AM_HANDLERS)
+        rt_fatal("am_handler: more than %d handlers", AM_HANDLERS);
+    handlers[nhandlers].fn = fn;
+    handlers[nhandlers].counted = counted;
+    return nhandlers++;
+}
+
+/* Sends a message from the server to rank's client worker: msg (malloc'ed
+ * by the caller) is a header of hlen bytes followed by len bytes of data;
+ * freed once sent. */
+static void am_server_send(net_chan_t chan, int rank, void *msg, size_t hlen, size_t len)
+{
+    rt_stat_inc(&rt.stats.messages);
+    rt_order_release();   /* what the message reports is done */
+    am.net->send(chan, rank, msg, hlen, len ? (char *)msg + hlen : NULL, len, NET_EAGER | NET_FREE);
+}
+
+/* A push from a handler: one message to rank's application thread, which
+ * waits for it (no thread of the waiter's process has to wake). */
+void am_server_push(int rank, int64_t value)
+{
+    int64_t *msg = malloc(sizeof *msg);
+    if (!msg)
+        rt_oom("server push", sizeof *msg);
+    *msg = value;
+    am_server_send(NET_SERVER_PUSH, rank, msg, sizeof *msg, 0);
+}
+
+/* A reply with len bytes of data after its header, to fill by the caller. */
+static am_reply_t *am_reply_new(const am_request_t *rq, int64_t value, size_t len)
+{
+    am_reply_t *rep = malloc(sizeof *rep + len);
+    if (!rep)
+        rt_oom("server reply", sizeof *rep + len);
+    *rep = (am_reply_t){rq->token, value, rt.rank};
+    return rep;
+}
+
+static void am_reply_send(const am_request_t *rq, am_reply_t *rep, size_t len)
+{
+    am_server_send(NET_REPLY, rq->origin, rep, sizeof *rep, len);
+}
+
+/* Answers rq with value, if its origin asked for an answer. */
+static void am_reply(const am_request_t *rq, int64_t value)
+{
+    if (rq->token != 0)
+        am_reply_send(rq, am_reply_new(rq, value, 0), 0);
+}
+
+/* A counted request is complete: op_done grows (and wakes a combined
+ * barrier waiting for it), and the fences it satisfies are answered. */
+static void am_completed(const am_request_t *rq)
+{
+    uint32_t done = ++am.done_from[rq->origin];
+    waitword_add(&am.done, 1);
+    if (rq->token == AM_ACK)
+        rt_stat_inc(&rt.stats.flow_acks);
+    am_reply(rq, 0);
+    for (int i = 0; i < am.ndeferred; i++) {
+        am_request_t *f = &am.deferred[i];
+        if (f->origin == rq->origin && (int32_t)(done - (uint32_t)f->a) >= 0) {
+            am_reply(f, 0);
+            *f = am.deferred[--am.ndeferred];
+            i--;
+        }
+    }
+}
+
+/* A fence answers once every counted request its origin sent before it
+ * has completed here (requests may still be arriving, or receiving their
+ * data by rendezvous). */
+static void am_fence(const am_request_t *rq)
+{
+    if ((int32_t)(am.done_from[rq->origin] - (uint32_t)rq->a) >= 0)
+        am_reply(rq, 0);
+    else
+        am.deferred[am.ndeferred++] = *rq;   /* one per origin at most */
+}
+
+void am_wait_completed(uint32_t count)
+{
+    waitword_wait_count(&am.done, count);
+}
+
+void *am_answer(am_target_t *t, size_t len)
+{
+    free(t->answer);
+    t->answer = malloc(len ? len : 1);
+    if (!t->answer)
+        rt_oom("server answer", len);
+    t->answer_len = len;
+    return t->answer;
+}
+
+/* One attempt at a handler request; 1 once it is done and answered. */
+static int am_call_try(const am_request_t *rq, am_target_t *t)
+{
+    if (!handlers[rq->op].fn(t))
+        return 0;
+    if (rq->counted) {   /* its token, if any, asks for an ack */
+        am_completed(rq);
+    } else if (rq->token != 0) {
+        am_reply_t *rep = am_reply_new(rq, t->value, t->answer_len);
+        memcpy(rep + 1, t->answer, t->answer_len);
+        am_reply_send(rq, rep, t->answer_len);
+    }
+    free(t->answer);
+    return 1;
+}
+
+/* Serves a handler request, keeping a copy to retry if it cannot be done
+ * now. The payload is read in place only if aligned, as it was sent. */
+static void am_serve_call(const am_request_t *rq, const void *data, size_t len)
+{
+    if (rq->op >= nhandlers)
+        rt_fatal("network: a request for handler %d, of %d", rq->op, nhandlers);
+    am_retry_t *r = malloc(sizeof *r + len);
+    if (!r)
+        rt_oom("server", sizeof *r + len);
+    memcpy(r->msg, data, len);
+    r->rq = *rq;
+    r->t = (am_target_t){.origin = rq->origin, .local = (char *)(uintptr_t)rq->raddr, .a = rq->a,
+                         .b = rq->b, .data = r->msg, .len = len};
+    if (am_call_try(&r->rq, &r->t)) {
+        free(r);
+        return;
+    }
+    r->next = am.retries;
+    am.retries = r;
+}
+
+static void am_retry(void)
+{
+    for (am_retry_t **pp = &am.retries; *pp;) {
+        am_retry_t *r = *pp;
+        if (am_call_try(&r->rq, &r->t)) {
+            *pp = r->next;
+            free(r);
+        } else {
+            pp = &r->next;
+        }
+    }
+}
+
+/* A message's payload may sit at any address (the network gives no
+ * alignment): headers and addresses are copied out of it, not read in
+ * place. */
+static char *am_addr_at(const char *addrs, uint64_t j)
+{
+    uint64_t a;
+    memcpy(&a, addrs + j * sizeof a, sizeof a);
+    return (char *)(uintptr_t)a;
+}
+
+/* Serves a get of packed runs or vector pairs: the reply carries the data. */
+static void am_serve_get(const am_request_t *rq, const void *data, char *local)
+{
+    am_reply_t *rep;
+    size_t len;
+    if (rq->kind == REQ_GETV) {
+        am_vpack_t vp;
+        memcpy(&vp, data, sizeof vp);
+        const char *addr = (const char *)data + sizeof vp;
+        rep = am_reply_new(rq, 0, len = vp.count * vp.bytes);
+        for (uint64_t j = 0; j < vp.count; j++)
+            memcpy((char *)(rep + 1) + j * vp.bytes, am_addr_at(addr, j), vp.bytes);
+    } else {
+        am_pack_t pk;
+        memcpy(&pk, data, sizeof pk);
+        rep = am_reply_new(rq, 0, len = pk.count * pk.plan.count[0]);
+        am_pack_runs(&pk.plan, pk.plan.src_stride, local, pk.first, pk.count, (char *)(rep + 1), 1);
+    }
+    am_reply_send(rq, rep, len);
+}
+
+/* Writes a chunk of vector pairs or strided runs (put or accumulate). */
+static void am_serve_chunk(const am_request_t *rq, const void *data, char *local)
+{
+    int acc = rq->kind == REQ_ACCV || rq->kind == REQ_ACCS;
+    reach_type_t t = (reach_type_t)rq->type;
+    if (rq->kind == REQ_PUTV || rq->kind == REQ_ACCV) {
+        am_vpack_t vp;
+        memcpy(&vp, data, sizeof vp);
+        const char *addr = (const char *)data + sizeof vp;
+        const char *d = addr + vp.count * sizeof(uint64_t);
+        for (uint64_t j = 0; j < vp.count; j++)
+            if (acc)
+                shm_acc(rt.rank, t, rq->scale, d + j * vp.bytes, am_addr_at(addr, j), vp.bytes);
+            else
+                shm_copy(am_addr_at(addr, j), d + j * vp.bytes, vp.bytes);
+        return;
+    }
+    am_pack_t pk;
+    memcpy(&pk, data, sizeof pk);
+    const char *runs = (const char *)data + sizeof pk;
+    size_t run = pk.plan.count[0];
+    for (uint64_t j = 0; j < pk.count; j++) {
+        char *place = local + strided_run_offset(&pk.plan, pk.plan.dst_stride, pk.first + j);
+        if (acc)
+            shm_acc(rt.rank, t, rq->scale, runs + j * run, place, run);
+        else
+            shm_copy(place, runs + j * run, run);
+    }
+}
+
+/* A large put's data arrived by rendezvous straight into its place. */
+void am_received(void *arg)
+{
+    am_completed(arg);
+    free(arg);
+}
+
+/* Addresses are this process's own: the target is its own arena. */
+void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *rndv)
+{
+    rt_order_acquire();
+    am_request_t rq;
+    if (hlen != sizeof rq)
+        rt_fatal("network: malformed request");
+    memcpy(&rq, hdr, sizeof rq);
+    if (rndv && rq.kind != REQ_PUT)
+        rt_fatal("network: a request other than a put came by rendezvous");
+    char *local = (char *)(uintptr_t)rq.raddr;
+    switch (rq.kind) {
+    case REQ_GETS:
+    case REQ_GETV:
+        am_serve_get(&rq, data, local);
+        return;
+    case REQ_FENCE:
+        am_fence(&rq);
+        return;
+    case REQ_CALL:
+        am_serve_call(&rq, data, len);
+        return;
+    case REQ_ATOMIC:
+        am_reply(&rq, shm_atomic(rt.rank, local, rq.width, (amo_op_t)rq.op, (int64_t)rq.a, (int64_t)rq.b));
+        return;
+    case REQ_WORD:
+        am_reply(&rq, (int64_t)word_apply(local, (word_op_t)rq.op, rq.a, rq.b));
+        return;
+    case REQ_SIGNAL:   /* the data, then one more at the waitword b */
+        shm_copy(local, data, len);
+        waitword_add((waitword_t *)(uintptr_t)rq.b, 1);
+        return;
+    case REQ_PUT:
+        if (rndv) {
+            am_request_t *ctx = malloc(sizeof *ctx);
+            if (!ctx)
+                rt_oom("server", sizeof *ctx);
+            *ctx = rq;
+            am.net->recv_rndv(rndv, local, len, ctx);
+            return;
+        }
+        shm_copy(local, data, len);
+        break;
+    case REQ_ACC:
+        shm_acc(rt.rank, (reach_type_t)rq.type, rq.scale, data, local, len);
+        break;
+    case REQ_PUTV:
+    case REQ_ACCV:
+    case REQ_PUTS:
+    case REQ_ACCS:
+        am_serve_chunk(&rq, data, local);
+        break;
+    default:
+        rt_fatal("network: unknown request %d", rq.kind);
+    }
+    am_completed(&rq);
+}
+
+/* The server polls a little after its last request (REACH_SERVER_SPIN
+ * empty progress calls), so that a burst of requests does not pay a
+ * wake-up each; then it sleeps on the worker's file descriptor. It polls
+ * briefly: a polling server takes the core that the process's own woken
+ * thread needs (2 ranks on 2 cores: barrier 14 us at 50 calls, 135 us at
+ * 2000). */
+void *am_server_main(void *arg)
+{
+    (void)arg;
+    rt_on_server = 1;
+    unsigned idle = 0;
+    while (!atomic_load(&am.stop)) {
+        rt_order_acquire();
+        if (am.retries)
+            am_retry();
+        unsigned progressed = am.net->progress(NET_SERVER);
+        rt_order_release();
+        if (progressed) {
+            idle = 0;
+            continue;
+        }
+        if (++idle < rt.cfg.server_spin)
+            continue;
+        idle = 0;
+        if (!am.net->arm(NET_SERVER))
+            continue;
+        struct pollfd pfd = {am.net->fd(NET_SERVER), POLLIN, 0};
+        /* An idle process sleeps here; with requests waiting for a lock
+         * that others release by remote atomics, it looks again each ms. */
+        poll(&pfd, 1, am.retries ? 1 : -1);
+        rt_stat_inc(&rt.stats.server_wakeups);
+    }
+    return NULL;
+}
+
+/* ---- start-up and shut-down ---------------------------------------------------- */
+
+static const net_upcalls_t am_upcalls = {am_on_request, am_on_reply, am_on_push, am_received};
+
+int am_counted(int id)
+{
+    return id < nhandlers && handlers[id].counted;
+}
+
+static void am_free_state(void)
+{
+    free(am.pending);
+    free(am.sent);
+    free(am.fenced);
+    free(am.since_ack);
+    free(am.fence_slots);
+    free(am.inflight);
+    free(am.done_from);
+    free(am.deferred);
+    free(am.bounce);
+    while (am.retries) {   /* none if every origin saw its requests done */
+        am_retry_t *r = am.retries;
+        am.retries = r->next;
+        free(r);
+    }
+    memset(&am, 0, sizeof am);
+}
+
+int am_init(void)
+{
+    if (rt.node_count < 2)
+        return REACH_SUCCESS;
+    /* Every rank's arena base: addresses on other nodes are theirs. */
+    int *off;
+    uintptr_t mine = (uintptr_t)shm_arena_base();
+    char *all = boot_allgatherv(&mine, sizeof mine, &off);
+    for (int r = 0; r < rt.size; r++)
+        memcpy(&rt.peers[r].rbase, all + off[r], sizeof mine);
+    free(all);
+    free(off);
+    const net_backend_t *net = net_backends[0];
+    int st = net->init(shm_arena_base(), shm_arena_size(), &am_upcalls);
+    if (st != REACH_SUCCESS)
+        return st;
+    size_t n = (size_t)rt.size;
+    am.pending = calloc(n, sizeof(int));
+    am.sent = calloc(n, sizeof(uint32_t));
+    am.fenced = calloc(n, sizeof(uint32_t));
+    am.since_ack = calloc(n, sizeof(uint32_t));
+    am.fence_slots = calloc(n, sizeof(am_slot_t));
+    am.inflight = calloc(n, sizeof(void *));
+    am.done_from = calloc(n, sizeof(uint32_t));
+    am.deferred = calloc(n, sizeof(am_request_t));
+    am.bounce = malloc(sizeof(am_pack_t) + AM_PACK_MAX);
+    if (!am.pending || !am.sent || !am.fenced || !am.since_ack || !am.fence_slots || !am.inflight ||
+        !am.done_from || !am.deferred || !am.bounce)
+        rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
+    atom_store_relaxed(&am.done.value, 0);
+    am.net = net;
+    rt_order_threads = 1;
+    if (pthread_create(&am.thread, NULL, am_server_main, NULL) != 0)
+        rt_fatal("reach_init: cannot start the server thread");
+    return REACH_SUCCESS;
+}
+
+/* Shut down in steps that every rank takes together: once nobody sends,
+ * the servers stop, then the backend closes. */
+void am_finalize(void)
+{
+    if (am.net == NULL)
+        return;
+    am_flush_all();
+    boot_barrier();
+    atomic_store(&am.stop, 1);
+    am.net->signal(NET_SERVER);
+    pthread_join(am.thread, NULL);
+    rt_order_threads = 0;
+    am.net->finalize();
+    am_free_state();
+}
+
+const char *am_describe(void)
+{
+    return net_backends[0]->describe();
+}
