@@ -1,0 +1,210 @@
+/* ga-bench's harness (see ga_harness.h). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "ga_harness.h"
+
+#include <mpi.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char **environ;
+
+struct ga_bench B;
+
+void fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ga-bench: rank %d: ", B.me);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+double pattern(int rank, int i)
+{
+    return 8.0 * rank + i % 7 + 1;
+}
+
+void size_label(size_t bytes, char *buf, size_t len)
+{
+    if (bytes >= ((size_t)1 << 20))
+        snprintf(buf, len, "%zu MiB", bytes >> 20);
+    else if (bytes >= 1024)
+        snprintf(buf, len, "%zu KiB", bytes >> 10);
+    else
+        snprintf(buf, len, "%zu B", bytes);
+}
+
+void record(const char *series, size_t x, const char *label, const char *unit, const double *v)
+{
+    double sorted[MAX_SAMPLES];
+    if (B.nres == MAX_RESULTS)
+        fail("more than %d figures", MAX_RESULTS);
+    struct result *r = &B.res[B.nres++];
+    r->series = series;
+    r->unit = unit;
+    r->x = x;
+    memcpy(r->v, v, (size_t)B.samples * sizeof *v);
+    sort_samples(v, B.samples, sorted);
+    r->median = quantile(sorted, B.samples, 0.5);
+    r->q1 = quantile(sorted, B.samples, 0.25);
+    r->q3 = quantile(sorted, B.samples, 0.75);
+    printf("%-12s %10s %12.4g %-5s [%.4g - %.4g]\n", series, label, r->median, unit, r->q1, r->q3);
+    fflush(stdout);
+}
+
+/* Operations per sample, so that a sample lasts about B.batch (all of it,
+ * not only the part timed): the count grows until two batches in a row last
+ * at least half that (so that a batch slowed by a moment without a core
+ * does not settle it); the trial batches warm up. With `collective`, every
+ * process runs the batches and rank 0's times decide. */
+static long calibrate(batch_fn fn, void *arg, int collective)
+{
+    long step[2] = {1, 0};   /* operations; batches in a row that lasted long enough */
+    while (step[1] < 2) {
+        double t0 = now();
+        fn(step[0], arg);
+        double t = now() - t0;
+        if (B.me == 0) {
+            if (t >= B.batch / 2) {
+                step[1]++;
+            } else {
+                step[0] = t < B.batch / 64 ? 8 * step[0] : (long)((double)step[0] * B.batch / t) + 1;
+                step[1] = 0;
+            }
+        }
+        if (collective)
+            MPI_Bcast(step, 2, MPI_LONG, 0, MPI_COMM_WORLD);
+    }
+    return step[0];
+}
+
+void sample(batch_fn fn, void *arg, int collective, double *v)
+{
+    long iters = calibrate(fn, arg, collective);
+    double each[B.np];
+    for (int s = 0; s < B.samples; s++) {
+        if (collective)
+            MPI_Barrier(MPI_COMM_WORLD);
+        double t = fn(iters, arg) / (double)iters;
+        if (collective) {
+            MPI_Gather(&t, 1, MPI_DOUBLE, each, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            if (B.me == 0) {
+                qsort(each, (size_t)B.np, sizeof *each, cmp_double);
+                t = quantile(each, B.np, 0.5);
+            }
+        }
+        v[s] = t;
+    }
+}
+
+void scale(double *v, double factor)
+{
+    for (int s = 0; s < B.samples; s++)
+        v[s] *= factor;
+}
+
+/* ---- the results file ---- */
+
+int make_dir(const char *dir)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return -1;
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+struct load load_now(void)
+{
+    struct load l;
+    if (!read_load(l.avg))
+        l.avg[0] = l.avg[1] = l.avg[2] = -1;
+    return l;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* "key": {"cores": C, "loadavg": [1, 5, 15 minutes] or []}, as reach-bench
+ * records it. */
+static void json_load(FILE *f, const char *key, struct load l, int cores)
+{
+    fprintf(f, "  \"%s\": {\"cores\": %d, \"loadavg\": [", key, cores);
+    if (l.avg[0] >= 0)
+        fprintf(f, "%.2f, %.2f, %.2f", l.avg[0], l.avg[1], l.avg[2]);
+    fprintf(f, "]},\n");
+}
+
+void write_json(FILE *f, const char *impl, struct load before, struct load after)
+{
+    char host[256] = "unknown", mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len, cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = '\0';
+    MPI_Get_library_version(mpi, &len);
+    mpi[strcspn(mpi, "\n")] = '\0';
+
+    fprintf(f, "{\n  \"experiment\": \"ga\", \"title\": \"Global Arrays operations (ga-bench)\", "
+               "\"figure\": \"\", \"x\": \"size\", \"plot\": \"panels\",\n  \"machine\": {\"host\": ");
+    json_string(f, host);
+    fprintf(f, ", \"cores\": %d, \"processes\": %d, \"nodes\": 1, \"target\": \"same node\", "
+               "\"oversubscribed\": %s, \"mpi\": ", cores, B.np, B.np > cores ? "true" : "false");
+    json_string(f, mpi);
+    fprintf(f, "},\n  \"samples\": %d,\n  \"environment\": {", B.samples);
+    int first = 1;
+    for (char **e = environ; *e; e++) {
+        const char *eq = strchr(*e, '=');
+        if (!eq || (strncmp(*e, "REACH_", 6) != 0 && strncmp(*e, "ARMCI_", 6) != 0))
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - *e), *e);
+        fprintf(f, "%s", first ? "" : ", ");
+        json_string(f, name);
+        fprintf(f, ": ");
+        json_string(f, eq + 1);
+        first = 0;
+    }
+    fprintf(f, "},\n");
+    json_load(f, "load_before", before, cores);
+    json_load(f, "load_after", after, cores);
+    fprintf(f, "  \"results\": [");
+    for (int k = 0; k < B.nres; k++) {
+        const struct result *r = &B.res[k];
+        fprintf(f, "%s\n    {\"series\": \"%s\", \"impl\": ", k ? "," : "", r->series);
+        json_string(f, impl);
+        fprintf(f, ", \"x\": %zu, \"unit\": \"%s\", \"median\": %.6g, \"q1\": %.6g, \"q3\": %.6g, \"samples\": [",
+                r->x, r->unit, r->median, r->q1, r->q3);
+        for (int s = 0; s < B.samples; s++)
+            fprintf(f, "%s%.6g", s ? ", " : "", r->v[s]);
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ]\n}\n");
+}
