@@ -1,7 +1,8 @@
 /* reach's environment variables (REACH_CONFIG_TABLE) and the choices of
  * the variables that name an algorithm (CONFIG_<TYPE>_CHOICES). Macros
  * only: config.h makes the config struct and the choices' enums of them,
- * config.c the parsers and the lists of choices for messages. */
+ * config.c the parsers and the lists of choices for messages, reach-info
+ * --markdown the guide's table. */
 #ifndef REACH_BASE_CONFIG_TABLE_H
 #define REACH_BASE_CONFIG_TABLE_H
 
@@ -37,7 +38,8 @@
  * X(field, NAME, type, default, help). type is BOOL, UINT, SIZE (bytes,
  * with an optional k, m, g or t suffix), SECONDS (a decimal number, 0 or
  * more) or a choice type above (PROTOCOL, BARRIER, LOCK, WINSYNC).
- * reach-info prints this table. */
+ * reach-info prints this table; reach-info --markdown prints the guide's
+ * copy of it (docs/guide.md, checked by docs.guide). */
 #define REACH_CONFIG_TABLE(X)                                                        \
     X(stats, "REACH_STATS", BOOL, "0",                                               \
       "print this process's operation counters at finalize")                         \
@@ -54,7 +56,7 @@
     X(strided_protocol, "REACH_STRIDED_PROTOCOL", PROTOCOL, "auto",                 \
       "strided and vector transfers to other nodes: direct (an operation per run or pair), pack (pipelined chunks), auto") \
     X(barrier, "REACH_BARRIER", BARRIER, "combined",                                 \
-      "ARMCI_Barrier's algorithm: fence+dissemination, combined (paper 000), tree, counter (paper 001)") \
+      "reach_barrier's (and ARMCI_Barrier's) algorithm across nodes: fence+dissemination, combined (paper 000), tree, counter (paper 001)") \
     X(barrier_radix, "REACH_BARRIER_RADIX", UINT, "4",                               \
       "children per process of the tree barrier (2 or more)")                        \
     X(lock, "REACH_LOCK", LOCK, "mcs",                                               \
