@@ -4,9 +4,11 @@
 Checks that the user guide says what reach does: every function declared
 in armci.h, armcix.h and message.h appears in the guide with its whole
 signature; every environment variable reach-info lists has a row in the
-guide's table; every field REACH_STATS=1 prints (PROGRAM run on 2
-processes) is named in the guide. Prints each omission; the status is the
-omissions found: 0 if none, else 1."""
+guide's table, and that table is, line for line, what reach-info
+--markdown prints (made from src/base/config_table.h); every field
+REACH_STATS=1 prints (PROGRAM run on 2 processes) is named in the guide.
+Prints each omission or difference; the status is 0 if none, else 1."""
+import difflib
 import os
 import re
 import subprocess
@@ -21,6 +23,31 @@ def declarations(path):
     text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
     for m in re.finditer(r"extern\s+([^;{}#]*?\b\w+\s*\([^;]*\))\s*;", text):
         yield normal(m.group(1)) + ";"
+
+
+def table_differences(guide_path, guide, reach_info):
+    """The guide's table of environment variables against reach-info
+    --markdown's output: the table is the guide's lines from the output's
+    header line through the last line of the block that starts with "|"."""
+    run = subprocess.run([reach_info, "--markdown"], capture_output=True, text=True)
+    want = run.stdout.splitlines()
+    if run.returncode != 0 or len(want) < 3:
+        return [f"reach-info --markdown failed (status {run.returncode}): {run.stderr.strip()}"]
+    lines = guide.splitlines()
+    if want[0] not in lines:
+        return [f"the guide has no table of environment variables headed {want[0]!r} "
+                "(reach-info --markdown's header)"]
+    start = lines.index(want[0])
+    end = start
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    have = lines[start:end]
+    if have == want:
+        return []
+    diff = difflib.unified_diff(have, want, f"{guide_path} (line {start + 1})",
+                                "reach-info --markdown", lineterm="", n=0)
+    return ["the guide's table of environment variables differs from reach-info --markdown's "
+            "output (replace it with that output):\n" + "\n".join(diff)]
 
 
 def main():
@@ -42,6 +69,8 @@ def main():
     for name in variables:
         if not re.search(rf"^\| `{name}` \|", guide, re.M):
             missing.append(f"the guide's table of environment variables lacks {name}")
+
+    missing += table_differences(guide_path, guide, reach_info)
 
     run = subprocess.run([mpiexec, *flags, "-n", "2", program], capture_output=True, text=True,
                          env={**os.environ, "REACH_STATS": "1"}, timeout=120)

@@ -8,8 +8,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
 int config_parse_bool(const char *s, int *out)
 {
     static const char *const yes[] = {"1", "y", "yes", "on", "true"};
@@ -70,65 +68,56 @@ int config_parse_seconds(const char *s, double *out)
     return 0;
 }
 
-/* The index of s in names (case-insensitive); -1 if none. */
-static int config_parse_name(const char *s, const char *const *names, int n, int *out)
+/* config_parse_protocol, _barrier, _lock and _winsync: the constant of the
+ * choice s names, in any case. */
+#define CONFIG_PARSE_CHOICE_(constant, name)                                         \
+    if (strcasecmp(s, name) == 0) {                                                  \
+        *out = constant;                                                             \
+        return 0;                                                                    \
+    }
+#define X(TYPE, type)                                                                \
+    int config_parse_##type(const char *s, int *out)                                 \
+    {                                                                                \
+        CONFIG_##TYPE##_CHOICES(CONFIG_PARSE_CHOICE_)                                \
+        return -1;                                                                   \
+    }
+CONFIG_CHOICE_TYPES(X)
+#undef X
+
+const char *config_choices(const char *type)
 {
-    for (int i = 0; i < n; i++)
-        if (strcasecmp(s, names[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-    return -1;
+    /* Each list without the ", " before its first name. */
+#define X(TYPE, lower)                                                               \
+    if (strcmp(type, #TYPE) == 0)                                                    \
+        return CONFIG_CHOICES_AFTER_COMMAS(TYPE) + 2;
+    CONFIG_CHOICE_TYPES(X)
+#undef X
+    return NULL;
 }
 
-/* "a, b or c": the names a choice accepts, for the message about a value
- * that is none of them. */
-static const char *config_choices(char *buf, size_t len, const char *const *names, int n)
+/* What a value of a type looks like, for "it takes ...": "a, b or c" for
+ * a choice type. */
+static const char *config_takes(const char *type, char *buf, size_t len)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s",
-                                 i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
-    return buf;
-}
-
-static const char *const protocol_names[] = {"auto", "direct", "pack"};
-
-int config_parse_protocol(const char *s, int *out)
-{
-    return config_parse_name(s, protocol_names, COUNT(protocol_names), out);
-}
-
-static const char *const barrier_names[BARRIER_KINDS] = {"fence+dissemination", "combined", "tree",
-                                                         "counter"};
-
-int config_parse_barrier(const char *s, int *out)
-{
-    return config_parse_name(s, barrier_names, BARRIER_KINDS, out);
-}
-
-const char *config_barrier_name(int kind)
-{
-    return (unsigned)kind < BARRIER_KINDS ? barrier_names[kind] : "?";
-}
-
-static const char *const lock_names[LOCK_KINDS] = {"mcs", "ticket", "hybrid"};
-static const char *const winsync_names[] = {"direct", "deferred"};
-
-int config_parse_winsync(const char *s, int *out)
-{
-    return config_parse_name(s, winsync_names, COUNT(winsync_names), out);
-}
-
-int config_parse_lock(const char *s, int *out)
-{
-    return config_parse_name(s, lock_names, LOCK_KINDS, out);
-}
-
-const char *config_lock_name(int kind)
-{
-    return (unsigned)kind < LOCK_KINDS ? lock_names[kind] : "?";
+    const char *list = config_choices(type);
+    if (list) {
+        const char *last = NULL;
+        for (const char *p = strstr(list, ", "); p; p = strstr(p + 2, ", "))
+            last = p;
+        if (!last)
+            return list;
+        snprintf(buf, len, "%.*s or %s", (int)(last - list), list, last + 2);
+        return buf;
+    }
+    if (strcmp(type, "BOOL") == 0)
+        return "1/0, yes/no, on/off or true/false";
+    if (strcmp(type, "UINT") == 0)
+        return "a whole number from 0 to 4294967295";
+    if (strcmp(type, "SIZE") == 0)
+        return "a number of bytes, with an optional k, m, g or t suffix";
+    if (strcmp(type, "SECONDS") == 0)
+        return "a decimal number of seconds (such as 0.5), at most a year";
+    return "?";
 }
 
 #define config_parse_PROTOCOL config_parse_protocol
@@ -139,18 +128,6 @@ const char *config_lock_name(int kind)
 #define config_parse_UINT config_parse_uint
 #define config_parse_SIZE config_parse_size
 #define config_parse_SECONDS config_parse_seconds
-
-/* What a value of each type looks like: "it takes ...". */
-#define config_accepts_PROTOCOL(buf, len)                                            \
-    config_choices(buf, len, protocol_names, COUNT(protocol_names))
-#define config_accepts_LOCK(buf, len) config_choices(buf, len, lock_names, LOCK_KINDS)
-#define config_accepts_WINSYNC(buf, len)                                             \
-    config_choices(buf, len, winsync_names, COUNT(winsync_names))
-#define config_accepts_BARRIER(buf, len) config_choices(buf, len, barrier_names, BARRIER_KINDS)
-#define config_accepts_BOOL(buf, len) "1/0, yes/no, on/off or true/false"
-#define config_accepts_UINT(buf, len) "a whole number from 0 to 4294967295"
-#define config_accepts_SIZE(buf, len) "a number of bytes, with an optional k, m, g or t suffix"
-#define config_accepts_SECONDS(buf, len) "a decimal number of seconds (such as 0.5), at most a year"
 
 /* 1 if name (up to '=') is a variable of the table or one reach passes to
  * UCX (REACH_UCX_*). */
@@ -172,7 +149,7 @@ static int config_known(const char *name)
 static int config_read(config_t *cfg, int report)
 {
     int bad = 0;
-    char accepts[128];
+    char takes[128];   /* a choice type's "a, b or c" */
     /* A misspelt variable would be ignored without a word. */
     for (char **e = environ; report && *e; e++)
         if (strncmp(*e, "REACH_", 6) == 0 && !config_known(*e))
@@ -187,7 +164,7 @@ static int config_read(config_t *cfg, int report)
             if (report)                                                              \
                 fprintf(stderr, "reach: environment variable %s=\"%s\" is not a valid %s; " \
                                 "it takes %s\n",                                     \
-                        name, env, #type, config_accepts_##type(accepts, sizeof accepts)); \
+                        name, env, #type, config_takes(#type, takes, sizeof takes)); \
             bad = 1;                                                                 \
         }                                                                            \
     }

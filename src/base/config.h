@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/config_table.h"
+
 typedef struct config {
 #define CONFIG_FIELD_BOOL int
 #define CONFIG_FIELD_UINT uint32_t
@@ -14,7 +16,6 @@ typedef struct config {
 #define CONFIG_FIELD_WINSYNC int
 #define CONFIG_FIELD_SECONDS double
 #define X(field, name, type, def, help) CONFIG_FIELD_##type field;
-#include "base/config_table.h"
     REACH_CONFIG_TABLE(X)
 #undef X
 } config_t;
@@ -24,21 +25,30 @@ typedef struct config {
  * nothing: reach_config_check (reach.h) says what is wrong. */
 int config_load(config_t *cfg);
 
-/* Parses one value of the given type ("BOOL", "UINT", "SIZE"); 0 on success. */
+/* Parses one value of the given type ("BOOL", "UINT", "SIZE", "SECONDS"); 0 on
+ * success. */
 int config_parse_bool(const char *s, int *out);
 int config_parse_uint(const char *s, uint32_t *out);
 int config_parse_size(const char *s, size_t *out);
 int config_parse_seconds(const char *s, double *out);
-enum { PROTOCOL_AUTO, PROTOCOL_DIRECT, PROTOCOL_PACK };
+/* The choice types' enums, from their CONFIG_TYPE_CHOICES lists
+ * (config_table.h): PROTOCOL_AUTO ... PROTOCOL_KINDS, and so on. */
+#define CONFIG_CHOICE_CONSTANT_(constant, name) constant,
+enum { CONFIG_PROTOCOL_CHOICES(CONFIG_CHOICE_CONSTANT_) PROTOCOL_KINDS };
+enum { CONFIG_BARRIER_CHOICES(CONFIG_CHOICE_CONSTANT_) BARRIER_KINDS };
+enum { CONFIG_LOCK_CHOICES(CONFIG_CHOICE_CONSTANT_) LOCK_KINDS };
+enum { CONFIG_WINSYNC_CHOICES(CONFIG_CHOICE_CONSTANT_) WINSYNC_KINDS };
+#undef CONFIG_CHOICE_CONSTANT_
+
+/* A choice's constant from one of its names (any case); 0 on success. */
 int config_parse_protocol(const char *s, int *out);
-enum { BARRIER_FENCE_DISSEMINATION, BARRIER_COMBINED, BARRIER_TREE, BARRIER_COUNTER, BARRIER_KINDS };
 int config_parse_barrier(const char *s, int *out);
-/* The name of a barrier algorithm, as REACH_BARRIER spells it. */
-const char *config_barrier_name(int kind);
-enum { LOCK_MCS, LOCK_TICKET, LOCK_HYBRID, LOCK_KINDS };
 int config_parse_lock(const char *s, int *out);
-const char *config_lock_name(int kind);
-enum { WINSYNC_DIRECT, WINSYNC_DEFERRED };
 int config_parse_winsync(const char *s, int *out);
+
+/* "mcs, ticket, hybrid": the names a choice type of the table ("PROTOCOL",
+ * "BARRIER", "LOCK", "WINSYNC") accepts, for a message about a value that
+ * is none of them; NULL for any other type. */
+const char *config_choices(const char *type);
 
 #endif

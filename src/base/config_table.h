@@ -1,9 +1,45 @@
+/* reach's environment variables (REACH_CONFIG_TABLE) and the choices of
+ * the variables that name an algorithm (CONFIG_<TYPE>_CHOICES). Macros
+ * only: config.h makes the config struct and the choices' enums of them,
+ * config.c the parsers and the lists of choices for messages, reach-info
+ * --markdown the guide's table. */
+#ifndef REACH_BASE_CONFIG_TABLE_H
+#define REACH_BASE_CONFIG_TABLE_H
+
+/* The choices of each choice type: X(constant, "name"), in the order of
+ * the type's enum (config.h generates it, with <TYPE>_KINDS after the
+ * last). A value names a choice in any case; these are the only spellings
+ * accepted. The plain types (BOOL, UINT, SIZE, SECONDS) have none. A new
+ * choice type also needs its enum, field type and config_parse_ declaration
+ * in config.h, its config_parse_TYPE name in config.c and a row in
+ * CONFIG_CHOICE_TYPES. */
+#define CONFIG_PROTOCOL_CHOICES(X)                                                   \
+    X(PROTOCOL_AUTO, "auto") X(PROTOCOL_DIRECT, "direct") X(PROTOCOL_PACK, "pack")
+#define CONFIG_BARRIER_CHOICES(X)                                                    \
+    X(BARRIER_FENCE_DISSEMINATION, "fence+dissemination") X(BARRIER_COMBINED, "combined") \
+    X(BARRIER_TREE, "tree") X(BARRIER_COUNTER, "counter")
+#define CONFIG_LOCK_CHOICES(X) X(LOCK_MCS, "mcs") X(LOCK_TICKET, "ticket") X(LOCK_HYBRID, "hybrid")
+#define CONFIG_WINSYNC_CHOICES(X) X(WINSYNC_DIRECT, "direct") X(WINSYNC_DEFERRED, "deferred")
+#define CONFIG_BOOL_CHOICES(X)
+#define CONFIG_UINT_CHOICES(X)
+#define CONFIG_SIZE_CHOICES(X)
+#define CONFIG_SECONDS_CHOICES(X)
+
+/* The choice types: X(TYPE, type), type as in config_parse_type. */
+#define CONFIG_CHOICE_TYPES(X)                                                       \
+    X(PROTOCOL, protocol) X(BARRIER, barrier) X(LOCK, lock) X(WINSYNC, winsync)
+
+/* ", auto, direct, pack": a type's choices as one string literal, each
+ * after ", " ("" for a plain type). */
+#define CONFIG_CHOICE_AFTER_COMMA_(constant, name) ", " name
+#define CONFIG_CHOICES_AFTER_COMMAS(TYPE) ("" CONFIG_##TYPE##_CHOICES(CONFIG_CHOICE_AFTER_COMMA_))
+
 /* Every environment variable reach reads: one row each.
  * X(field, NAME, type, default, help). type is BOOL, UINT, SIZE (bytes,
- * with an optional k/m/g suffix), PROTOCOL (auto, direct or pack) or
- * BARRIER (fence+dissemination, combined, tree, counter), LOCK (mcs, ticket,
- * hybrid), WINSYNC (direct, deferred) or SECONDS (a decimal number, 0 or more).
- * reach-info prints this table. */
+ * with an optional k, m, g or t suffix), SECONDS (a decimal number, 0 or
+ * more) or a choice type above (PROTOCOL, BARRIER, LOCK, WINSYNC).
+ * reach-info prints this table; reach-info --markdown prints the guide's
+ * copy of it (docs/guide.md, checked by docs.guide). */
 #define REACH_CONFIG_TABLE(X)                                                        \
     X(stats, "REACH_STATS", BOOL, "0",                                               \
       "print this process's operation counters at finalize")                         \
@@ -20,7 +56,7 @@
     X(strided_protocol, "REACH_STRIDED_PROTOCOL", PROTOCOL, "auto",                 \
       "strided and vector transfers to other nodes: direct (an operation per run or pair), pack (pipelined chunks), auto") \
     X(barrier, "REACH_BARRIER", BARRIER, "combined",                                 \
-      "ARMCI_Barrier's algorithm: fence+dissemination, combined (paper 000), tree, counter (paper 001)") \
+      "reach_barrier's (and ARMCI_Barrier's) algorithm across nodes: fence+dissemination, combined (paper 000), tree, counter (paper 001)") \
     X(barrier_radix, "REACH_BARRIER_RADIX", UINT, "4",                               \
       "children per process of the tree barrier (2 or more)")                        \
     X(lock, "REACH_LOCK", LOCK, "mcs",                                               \
@@ -33,3 +69,5 @@
       "seconds a waiting process allows a rank of its machine that ended without reach_finalize before it ends the job naming that rank (0: never check)") \
     X(wait_report, "REACH_WAIT_REPORT", SECONDS, "60",                               \
       "seconds in a mutex, barrier, counter, notification or window lock wait after which a process prints, once, what it waits for and who holds it (0: never)")
+
+#endif

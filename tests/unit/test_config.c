@@ -3,7 +3,9 @@
 #include "base/config.h"
 #include "reach.h"
 
+#include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(void)
 {
@@ -45,6 +47,54 @@ int main(void)
     CHECK(config_parse_protocol("pack", &proto) == 0 && proto == PROTOCOL_PACK);
     CHECK(config_parse_protocol("Direct", &proto) == 0 && proto == PROTOCOL_DIRECT);
     CHECK(config_parse_protocol("fast", &proto) != 0);
+
+    /* Every spelling each choice took before its list was generated, in
+     * any case, to the same constant; the constants keep their values. */
+    static const struct { int (*parse)(const char *, int *); const char *name; int kind; } choices[] = {
+        {config_parse_protocol, "auto", PROTOCOL_AUTO},
+        {config_parse_protocol, "direct", PROTOCOL_DIRECT},
+        {config_parse_protocol, "pack", PROTOCOL_PACK},
+        {config_parse_barrier, "fence+dissemination", BARRIER_FENCE_DISSEMINATION},
+        {config_parse_barrier, "combined", BARRIER_COMBINED},
+        {config_parse_barrier, "tree", BARRIER_TREE},
+        {config_parse_barrier, "counter", BARRIER_COUNTER},
+        {config_parse_lock, "mcs", LOCK_MCS},
+        {config_parse_lock, "ticket", LOCK_TICKET},
+        {config_parse_lock, "hybrid", LOCK_HYBRID},
+        {config_parse_winsync, "direct", WINSYNC_DIRECT},
+        {config_parse_winsync, "deferred", WINSYNC_DEFERRED},
+    };
+    for (size_t i = 0; i < sizeof choices / sizeof choices[0]; i++) {
+        char upper[32];
+        size_t n = strlen(choices[i].name);
+        for (size_t j = 0; j <= n; j++)
+            upper[j] = (char)toupper((unsigned char)choices[i].name[j]);
+        int kind = -1;
+        CHECK(choices[i].parse(choices[i].name, &kind) == 0 && kind == choices[i].kind);
+        kind = -1;
+        CHECK(choices[i].parse(upper, &kind) == 0 && kind == choices[i].kind);
+        kind = -1;
+        CHECK(choices[i].parse("", &kind) != 0 && kind == -1);
+        upper[n - 1] = '\0';   /* a prefix is not a name */
+        CHECK(choices[i].parse(upper, &kind) != 0 && kind == -1);
+    }
+    CHECK(PROTOCOL_AUTO == 0 && PROTOCOL_DIRECT == 1 && PROTOCOL_PACK == 2 && PROTOCOL_KINDS == 3);
+    CHECK(BARRIER_FENCE_DISSEMINATION == 0 && BARRIER_COMBINED == 1 && BARRIER_TREE == 2 &&
+          BARRIER_COUNTER == 3 && BARRIER_KINDS == 4);
+    CHECK(LOCK_MCS == 0 && LOCK_TICKET == 1 && LOCK_HYBRID == 2 && LOCK_KINDS == 3);
+    CHECK(WINSYNC_DIRECT == 0 && WINSYNC_DEFERRED == 1 && WINSYNC_KINDS == 2);
+    int kind;
+    CHECK(config_parse_barrier("fence", &kind) != 0);
+    CHECK(config_parse_lock("mcs ", &kind) != 0);
+
+    /* The lists for messages. */
+    CHECK(strcmp(config_choices("PROTOCOL"), "auto, direct, pack") == 0);
+    CHECK(strcmp(config_choices("BARRIER"), "fence+dissemination, combined, tree, counter") == 0);
+    CHECK(strcmp(config_choices("LOCK"), "mcs, ticket, hybrid") == 0);
+    CHECK(strcmp(config_choices("WINSYNC"), "direct, deferred") == 0);
+    CHECK(config_choices("BOOL") == NULL && config_choices("SECONDS") == NULL);
+    CHECK(config_choices("lock") == NULL && config_choices("") == NULL);
+
     config_t cfg;
     unsetenv("REACH_STATS");
     setenv("REACH_SPIN_COUNT", "77", 1);
