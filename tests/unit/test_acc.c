@@ -1,7 +1,7 @@
 /* The accumulate kernels against a reference, for every type and scale, and
  * the argument checks. */
 #include "../check.h"
-#include "core/acc.h"
+#include "base/acc.h"
 
 #include <complex.h>
 

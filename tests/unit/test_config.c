@@ -1,6 +1,6 @@
 /* The parsers of environment values, and loading the table with bad values. */
 #include "../check.h"
-#include "core/config.h"
+#include "base/config.h"
 #include "reach.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The arena's block bookkeeping: page rounding, first fit, kinds, merging. */
 #include "../check.h"
-#include "core/heap.h"
+#include "base/heap.h"
 
 int main(void)
 {
