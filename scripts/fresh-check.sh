@@ -24,7 +24,7 @@ git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || fail "$src is not a git che
 # program and the ABI check against ARMCI-MPI's headers, the install
 # check, shared-memory clean-up (in a /dev/shm of its own, beside another
 # job's files), an exit without reach_finalize, the tools.
-subset='^(unit\.|(mpi|net1)\.(test_(rma|armci)|ga_basic)\.np2$|tcp\.test_rma|install\.|abi\.|shm\.(normal|foreign)$|peer_loss\.barrier\.exit\.|tool\.reach-info$)'
+subset='^([a-z_]+\.unit\.|(test_rma|test_armci|ga_basic)\.(mpi|net1)\.np2$|test_rma\.tcp\.|install\.|abi\.|test_shm_child\.mpi\.np4\.(normal|foreign)$|test_peer_loss\.mpi\.np4\.barrier\.exit$|reach-info\.serial\.np1$)'
 
 start=$(date +%s)
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/reach-fresh.XXXXXX")
