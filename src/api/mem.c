@@ -1,7 +1,6 @@
 /* Collective and local allocation. */
 #include "core/mem.h"
 #include "core/group.h"
-#include "transport/shm/shm.h"
 
 int reach_malloc(size_t bytes, void *bases[])
 {
@@ -24,7 +23,7 @@ void *reach_malloc_local(size_t bytes)
     }
     if (bytes == 0)
         bytes = 1;
-    return shm_alloc("reach_malloc_local", bytes, SHM_BLOCK_LOCAL, &p) == REACH_SUCCESS ? p : NULL;
+    return mem_alloc_local("reach_malloc_local", bytes, &p) == REACH_SUCCESS ? p : NULL;
 }
 
 int reach_set_shm_limit(size_t bytes)
@@ -41,7 +40,7 @@ int reach_free_local(void *ptr)
         return rt_error(REACH_ERR_NOT_INIT, "reach_free_local", "reach is not initialized");
     if (ptr == NULL)
         return REACH_SUCCESS;
-    if (shm_free(ptr, SHM_BLOCK_LOCAL) != REACH_SUCCESS)
+    if (mem_free_local(ptr) != REACH_SUCCESS)
         return rt_error(REACH_ERR_ARG, "reach_free_local", "%p was not returned by reach_malloc_local", ptr);
     return REACH_SUCCESS;
 }

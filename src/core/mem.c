@@ -166,3 +166,13 @@ void mem_release_all(void)
         mem_release(a);
     }
 }
+
+int mem_alloc_local(const char *call, size_t bytes, void **ptr)
+{
+    return shm_alloc(call, bytes, SHM_BLOCK_LOCAL, ptr);
+}
+
+int mem_free_local(void *ptr)
+{
+    return shm_free(ptr, SHM_BLOCK_LOCAL);
+}

@@ -12,6 +12,10 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
 /* Collective over g; base is this rank's block of an allocation made on g
  * with the same user flag (NULL if it had none). */
 int mem_free_collective(const char *call, reach_group_t *g, void *base, int user) REACH_HIDDEN;
+/* A block of this process's arena for its own use (reach_malloc_local),
+ * and its release; REACH_ERR_ARG if ptr is no such block. */
+int mem_alloc_local(const char *call, size_t bytes, void **ptr) REACH_HIDDEN;
+int mem_free_local(void *ptr) REACH_HIDDEN;
 /* Frees every remaining allocation (finalize). */
 void mem_release_all(void) REACH_HIDDEN;
 #endif
