@@ -36,7 +36,7 @@ typedef enum reach_status {
     REACH_ERR_HANDLE = -7,     /* request handle or mutex set not valid */
     REACH_ERR_MUTEX = -8,      /* mutex id out of range, not held, held twice */
     REACH_ERR_TYPE = -9,       /* unknown data type or operation */
-    REACH_ERR_UNSUPPORTED = -10, /* not available in this configuration */
+    REACH_ERR_UNSUPPORTED = -10, /* reserved: no call of this version returns it */
     REACH_ERR_SYSTEM = -11,    /* an operating system or MPI call failed */
     REACH_ERR_EPOCH = -12      /* window epoch: none open, or one already open */
 } reach_status_t;
@@ -117,7 +117,7 @@ REACH_API int reach_acc(reach_type_t type, const void *scale, const void *src,
 typedef struct reach_request {
     uint32_t magic;   /* identifies an issued request */
     uint32_t state;   /* internal */
-    uint64_t seq;     /* internal */
+    uint64_t seq;     /* reserved: requests in flight (none yet, see reach_wait) */
 } reach_request_t;
 
 REACH_API int reach_put_nb(const void *src, void *dst, size_t bytes, int rank,

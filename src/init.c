@@ -68,9 +68,13 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
         return REACH_ERR_ARG;
     }
     st = shm_init();
-    if (st != REACH_SUCCESS) {
+    /* Every node's arenas, or none: a node that failed must not leave the
+     * others waiting in the network's start-up. */
+    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS)) {
+        if (st == REACH_SUCCESS)
+            shm_finalize();
         boot_finalize();
-        return st;
+        return st != REACH_SUCCESS ? st : REACH_ERR_SYSTEM;
     }
     memset(&rt.stats, 0, sizeof rt.stats);
     rt.alloc_seq = 0;

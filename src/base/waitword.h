@@ -9,11 +9,11 @@
 
 /* A value that waiters sleep on, with a count of sleepers so that the waker
  * makes a system call only when someone sleeps. 64 bytes: one cache line. */
-typedef struct shm_waitword {
-    _Atomic uint32_t value;
+typedef struct waitword {
+    _Alignas(64) _Atomic uint32_t value;
     _Atomic uint32_t sleepers;
-    char pad[56];
 } waitword_t;
+_Static_assert(sizeof(waitword_t) == 64, "a waitword is one cache line");
 
 void futex_wait(_Atomic uint32_t *word, uint32_t expected);
 void futex_wake(_Atomic uint32_t *word, int count);

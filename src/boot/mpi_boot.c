@@ -51,8 +51,10 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
     struct { unsigned long long pstart; int machine, pid; } me = {0, machine_leader, (int)getpid()}, *all;
     char state;
     all = malloc(sizeof *all * (size_t)rt.size);
-    if (!all || wait_proc_state(me.pid, &state, &me.pstart) != 0)
-        rt_fatal("reach_init: out of memory, or no /proc/self/stat");
+    if (!all)
+        rt_oom("reach_init", sizeof *all * (size_t)rt.size);
+    if (wait_proc_state(me.pid, &state, &me.pstart) != 0)
+        rt_fatal("reach_init: cannot read /proc/self/stat (is /proc mounted?)");
     MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, rt.comm);
     for (int r = 0; r < rt.size; r++) {
         rt.peers[r].machine = all[r].machine;

@@ -21,7 +21,7 @@ static int group_build(reach_group_t *g, MPI_Comm comm)
     MPI_Comm_size(comm, &g->size);
     g->world = malloc(sizeof(int) * (size_t)g->size);
     if (!g->world)
-        rt_oom("reach_group_create", sizeof(int) * (size_t)g->size);
+        rt_oom("group", sizeof(int) * (size_t)g->size);
     MPI_Allgather(&rt.rank, 1, MPI_INT, g->world, 1, MPI_INT, comm);
     /* Nodes as reach sees them, so that a split of the job into "nodes"
      * for testing shows here too. */
@@ -91,7 +91,7 @@ static int group_adopt(MPI_Comm comm, reach_group_t **out)
         return REACH_SUCCESS;
     reach_group_t *g = handle_new(&group_pool, sizeof *g);
     if (!g)
-        rt_oom("reach_group_create", sizeof *g);
+        rt_oom("group", sizeof *g);
     group_build(g, comm);
     *out = g;
     return REACH_SUCCESS;

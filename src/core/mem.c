@@ -66,7 +66,7 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
     mem_alloc_t *a = calloc(1, sizeof *a);
     uintptr_t *all = malloc(sizeof(uintptr_t) * 2 * (size_t)g->size);
     if (!a || !all)
-        rt_fatal("%s: out of private memory", call);
+        rt_oom(call, sizeof(uintptr_t) * 2 * (size_t)g->size);
     uintptr_t pair[2] = {(uintptr_t)mine, (uintptr_t)bytes};
     MPI_Allgather(pair, 2 * sizeof(uintptr_t), MPI_BYTE, all, 2 * sizeof(uintptr_t), MPI_BYTE, g->comm);
     a->members = g->size;
@@ -74,7 +74,7 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
     a->bases = malloc(sizeof(uintptr_t) * (size_t)g->size);
     a->lens = malloc(sizeof(size_t) * (size_t)g->size);
     if (!a->world || !a->bases || !a->lens)
-        rt_fatal("%s: out of private memory", call);
+        rt_oom(call, sizeof(uintptr_t) * (size_t)g->size);
     for (int i = 0; i < g->size; i++) {
         a->world[i] = g->world[i];
         a->bases[i] = all[2 * i];
@@ -83,7 +83,7 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
             bases[i] = (void *)a->bases[i];
         if (user && a->lens[i] > 0 &&
             seg_table_insert(&rt.peers[a->world[i]].segs, a->bases[i], a->bases[i] + a->lens[i]) != 0)
-            rt_fatal("%s: out of private memory", call);
+            rt_oom(call, sizeof(seg_range_t));
     }
     free(all);
     a->id = out[1];

@@ -6,7 +6,7 @@
  * only through these calls. Addresses are the target's own (raddr).
  *
  * Checks are the caller's (rma_check for a remote range); these calls
- * assume valid arguments. Blocking, as am.h says; on the node every
+ * assume valid arguments. Zero bytes move nothing and touch nothing. Blocking, as am.h says; on the node every
  * operation is complete when it returns. */
 #ifndef REACH_CORE_RMA_H
 #define REACH_CORE_RMA_H
@@ -60,29 +60,35 @@ static inline int rma_check(const char *call, int rank, const void *remote, size
  * unchanged until rma_flush_local, a fence or the next operation to rank. */
 static inline void rma_put(int rank, const void *src, uintptr_t raddr, size_t bytes, int nbi)
 {
+    if (unlikely(bytes == 0))
+        return;
     char *here = rma_here(rank, raddr);
     if (likely(here != NULL))
         shm_copy(here, src, bytes);
-    else if (bytes > 0)
+    else
         (nbi ? am_put_nbi : am_put)(rank, src, raddr, bytes);
 }
 
 static inline void rma_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
+    if (unlikely(bytes == 0))
+        return;
     char *here = rma_here(rank, raddr);
     if (likely(here != NULL))
         shm_copy(dst, here, bytes);
-    else if (bytes > 0)
+    else
         am_get(rank, raddr, dst, bytes);
 }
 
 static inline void rma_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
                            size_t bytes)
 {
+    if (unlikely(bytes == 0))
+        return;
     char *here = rma_here(rank, raddr);
     if (likely(here != NULL))
         shm_acc(rank, t, scale, src, here, bytes);
-    else if (bytes > 0)
+    else
         am_acc(rank, t, scale, src, raddr, bytes);
 }
 

@@ -52,7 +52,7 @@ static struct {
 /* A word of this process's arena header. */
 static inline waitword_t *bx_word(size_t off)
 {
-    return (waitword_t *)(rt.peers[rt.rank].rbase + off);
+    return (waitword_t *)(void *)rma_here(rt.rank, rt.peers[rt.rank].rbase + off);
 }
 
 /* Waits until the waitword at header offset off has counted to target,
@@ -170,10 +170,8 @@ int reach_set_barrier(const char *algorithm)
     if (algorithm == NULL)
         st = rt_error(REACH_ERR_ARG, call, "the algorithm is NULL");
     else if (config_parse_barrier(algorithm, &kind) != 0)
-        st = rt_error(REACH_ERR_ARG, call,
-                      "\"%s\" is not a barrier algorithm (fence+dissemination, combined, tree, "
-                      "counter)",
-                      algorithm);
+        st = rt_error(REACH_ERR_ARG, call, "\"%s\" is not a barrier algorithm (%s)", algorithm,
+                      config_choices("BARRIER"));
     /* Every rank must switch together, to the same algorithm. */
     int lo, hi;
     if (!rt_all_same(rt.comm, kind, &lo, &hi) && st == REACH_SUCCESS)
@@ -275,7 +273,7 @@ void sync_barrier(void)
     atom_fence_seq_cst();
     rt_order_release();
     wait_for(WAIT_BARRIER, -1, 0, 0);
-    _Atomic uint32_t *entered = (_Atomic uint32_t *)(rt.peers[rt.rank].rbase + ARENA_ENTERED_OFF);
+    _Atomic uint32_t *entered = (_Atomic uint32_t *)(void *)rma_here(rt.rank, rt.peers[rt.rank].rbase + ARENA_ENTERED_OFF);
     atom_store_relaxed(entered, atom_load_relaxed(entered) + 1);   /* for reports only */
     if (rt.node_count < 2) {
         shm_node_barrier();

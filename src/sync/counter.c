@@ -16,7 +16,7 @@
 size_t ctr_home_size(void)
 {
     size_t bytes = sizeof(ctr_home_t) + sizeof(ctr_want_t) * (size_t)rt.size;
-    return (bytes + 63) & ~(size_t)63;
+    return (bytes + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1);
 }
 
 /* Pushes to rank if its registration is still waiting: whoever claims it

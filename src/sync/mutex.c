@@ -154,8 +154,8 @@ int reach_set_lock(const char *algorithm)
     if (algorithm == NULL)
         return rt_error(REACH_ERR_ARG, call, "the algorithm is NULL");
     if (config_parse_lock(algorithm, &kind) != 0)
-        return rt_error(REACH_ERR_ARG, call, "\"%s\" is not a lock algorithm (mcs, ticket, hybrid)",
-                        algorithm);
+        return rt_error(REACH_ERR_ARG, call, "\"%s\" is not a lock algorithm (%s)", algorithm,
+                        config_choices("LOCK"));
     rt.cfg.lock = kind;
     return REACH_SUCCESS;
 }

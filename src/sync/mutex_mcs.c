@@ -99,7 +99,7 @@ static uint64_t mcs_next_op(uint64_t enc, word_op_t op, uint64_t a, uint64_t b)
 
 /* Passes the lock to the successor: on this node, clears its flag and
  * wakes it; on another, one message straight to the successor, which waits
- * for it (net->push), so that no thread but the successor's has to run. */
+ * for it (am_push), so that no thread but the successor's has to run. */
 static void mcs_pass(uint64_t next)
 {
     mcs_qnode_t *nq = mcs_qnode(next);

@@ -18,6 +18,7 @@
  * The calls check their arguments here (the window, the epoch, the range
  * inside the target's window) and issue through core/rma.h. */
 #include "base/acc.h"
+#include "base/arena.h"
 #include "base/handle.h"
 #include "base/strided.h"
 #include "base/wait.h"
@@ -106,7 +107,7 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
                       bytes);
     int lo, hi;
     if (!rt_all_same(rt.comm, rt.cfg.win_sync, &lo, &hi) && st == REACH_SUCCESS)
-        st = rt_error(REACH_ERR_ARG, call, "the ranks chose different epoch modes (direct, deferred)");
+        st = rt_error(REACH_ERR_ARG, call, "the ranks chose different epoch modes (REACH_WIN_SYNC)");
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
     reach_win_t *w = handle_new(&win_pool, sizeof *w);
@@ -132,7 +133,7 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
         return st;
     }
     w->word_block = words[rt.rank];
-    memset(w->word_block, 0, 64);
+    memset(w->word_block, 0, CACHE_LINE);
     for (int r = 0; r < rt.size; r++)
         w->word[r] = (uintptr_t)words[r];
     free(words);
@@ -159,7 +160,7 @@ int reach_set_win_sync(const char *mode)
     if (mode == NULL)
         return rt_error(REACH_ERR_ARG, call, "the mode is NULL");
     if (config_parse_winsync(mode, &kind) != 0)
-        return rt_error(REACH_ERR_ARG, call, "\"%s\" is not an epoch mode (direct, deferred)", mode);
+        return rt_error(REACH_ERR_ARG, call, "\"%s\" is not an epoch mode (%s)", mode, config_choices("WINSYNC"));
     rt.cfg.win_sync = kind;
     return REACH_SUCCESS;
 }
@@ -256,8 +257,10 @@ int reach_win_unlock(reach_win_t *w, int rank)
         st = rt_error(REACH_ERR_EPOCH, call, "the epoch on rank %d is part of a lock_all", rank);
     if (st != REACH_SUCCESS)
         return st;
-    if (!w->deferred)
+    if (!w->deferred) {
         rma_fence(rank);
+        rma_count(REACH_OP_FENCE, rank, 0);
+    }
     win_close(w, rank);
     rma_count(REACH_OP_UNLOCK, rank, 0);
     return REACH_SUCCESS;
@@ -285,8 +288,10 @@ int reach_win_unlock_all(reach_win_t *w)
         st = rt_error(REACH_ERR_EPOCH, call, "no lock_all epoch is open on this window");
     if (st != REACH_SUCCESS)
         return st;
-    if (!w->deferred)
+    if (!w->deferred) {
         rma_fence_all();
+        rma_count(REACH_OP_FENCE, rt.rank, 0);
+    }
     for (int r = 0; r < rt.size; r++)
         win_close(w, r);
     w->all = 0;
@@ -298,10 +303,12 @@ int reach_win_flush(reach_win_t *w, int rank)
     int st = win_check_epoch("reach_win_flush", w, rank, 1);
     if (st != REACH_SUCCESS)
         return st;
-    if (w->deferred)
+    if (w->deferred) {
         win_queue_send(&w->queue[rank], rank, 0);
-    else
+    } else {
         rma_fence(rank);
+        rma_count(REACH_OP_FENCE, rank, 0);
+    }
     return REACH_SUCCESS;
 }
 
@@ -313,8 +320,10 @@ int reach_win_flush_all(reach_win_t *w)
         st = rt_error(REACH_ERR_EPOCH, call, "no epoch is open on this window");
     if (st != REACH_SUCCESS)
         return st;
-    if (!w->deferred)
+    if (!w->deferred) {
         rma_fence_all();
+        rma_count(REACH_OP_FENCE, rt.rank, 0);
+    }
     for (int r = 0; w->deferred && r < rt.size; r++)
         if (w->held[r])
             win_queue_send(&w->queue[r], r, 0);
@@ -331,8 +340,8 @@ int reach_win_flush_local(reach_win_t *w, int rank)
     return st;
 }
 
-/* Checks an operation of bytes at disp on rank's window; *remote gets the
- * target address. */
+/* Checks an operation of bytes at disp on rank's window (and that the
+ * window's memory is still reach memory); *remote gets the target address. */
 static int win_op_check(const char *call, reach_win_t *w, size_t disp, size_t bytes, int rank,
                         const void *buf, const char *what, void **remote)
 {
@@ -345,15 +354,17 @@ static int win_op_check(const char *call, reach_win_t *w, size_t disp, size_t by
         return rt_error(REACH_ERR_RANGE, call, "[%zu, +%zu) is outside rank %d's window of %zu bytes",
                         disp, bytes, rank, w->size[rank]);
     *remote = (void *)(w->base[rank] + disp);
-    return REACH_SUCCESS;
+    return rma_check(call, rank, *remote, bytes);
 }
+
+/* The statistics' kind of each transfer. */
+static const reach_op_kind_t win_kind[] = {REACH_OP_PUT, REACH_OP_GET, REACH_OP_ACC};
 
 /* A contiguous operation in an epoch: issued at once (a put to another
  * node without waiting for its source: reach_win_flush_local), or queued. */
 static int win_xfer(const char *call, xfer_t op, reach_win_t *w, reach_type_t type, const void *scale,
                     const void *local, size_t disp, size_t bytes, int rank)
 {
-    static const reach_op_kind_t kind[] = {REACH_OP_PUT, REACH_OP_GET, REACH_OP_ACC};
     void *remote = NULL;
     int st = win_op_check(call, w, disp, bytes, rank, local, op == XFER_GET ? "destination" : "source",
                           &remote);
@@ -366,7 +377,7 @@ static int win_xfer(const char *call, xfer_t op, reach_win_t *w, reach_type_t ty
                      op == XFER_GET ? (void *)local : NULL, (uintptr_t)remote, bytes);
         return REACH_SUCCESS;
     }
-    rma_count(kind[op], rank, bytes);
+    rma_count(win_kind[op], rank, bytes);
     if (op == XFER_PUT)
         rma_put(rank, local, (uintptr_t)remote, bytes, 1);
     else
@@ -408,8 +419,7 @@ static int win_strided(const char *call, int kind, reach_win_t *w, reach_type_t 
     if (st != REACH_SUCCESS || strided_bytes(&plan) == 0)
         return st;
     if (!w->deferred) {
-        static const reach_op_kind_t op_kind[] = {REACH_OP_PUT, REACH_OP_GET, REACH_OP_ACC};
-        rma_count(op_kind[kind], rank, strided_bytes(&plan));
+        rma_count(win_kind[kind], rank, strided_bytes(&plan));
         rma_strided(kind, rank, type, scale, &plan, local, (uintptr_t)remote);
         return REACH_SUCCESS;
     }
@@ -468,8 +478,10 @@ static int win_vector(const char *call, int kind, reach_win_t *w, reach_type_t t
             if (w->deferred)
                 win_queue_op(&w->queue[rank], kind, type, scale, get ? NULL : v[i].src[j],
                              get ? v[i].dst[j] : NULL, remote, v[i].bytes);
-            else
+            else {
+                rma_count(win_kind[kind], rank, v[i].bytes);
                 rma_xfer(kind, rank, type, scale, get ? v[i].dst[j] : v[i].src[j], remote, v[i].bytes);
+            }
         }
     return st;
 }
@@ -499,8 +511,9 @@ static int win_atomic(const char *call, reach_win_t *w, size_t disp, int width, 
     int st = win_op_check(call, w, disp, (size_t)width, rank, old, "old", &remote);
     if (st == REACH_SUCCESS && old == NULL)
         st = rt_error(REACH_ERR_ARG, call, "old is NULL");
-    if (st == REACH_SUCCESS && (disp & (size_t)(width - 1)) != 0)
-        st = rt_error(REACH_ERR_ALIGN, call, "displacement %zu is not %d-byte aligned", disp, width);
+    if (st == REACH_SUCCESS && ((uintptr_t)remote & (uintptr_t)(width - 1)) != 0)
+        st = rt_error(REACH_ERR_ALIGN, call, "target %p (displacement %zu) is not %d-byte aligned", remote,
+                      disp, width);
     if (st != REACH_SUCCESS)
         return st;
     if (!w->deferred) {

@@ -46,7 +46,6 @@ typedef struct net_upcalls {
 } net_upcalls_t;
 
 typedef struct net_backend {
-    const char *name;
     /* Collective over the job. Registers [base, base + len) (this
      * process's arena) for get and amo, connects every rank; returns
      * REACH_SUCCESS on every rank or an error on every rank (having said

@@ -85,7 +85,7 @@ static am_slot_t *am_slots(xfer_t op, size_t nchunks)
         return NULL;
     am_slot_t *slots = calloc(nchunks, sizeof *slots);
     if (!slots)
-        rt_oom("strided get", nchunks * sizeof *slots);
+        rt_oom("strided or vector get", nchunks * sizeof *slots);
     return slots;
 }
 

@@ -134,29 +134,48 @@ static int am_call_try(const am_request_t *rq, am_target_t *t)
         am_completed(rq);
     } else if (rq->token != 0) {
         am_reply_t *rep = am_reply_new(rq, t->value, t->answer_len);
-        memcpy(rep + 1, t->answer, t->answer_len);
+        if (t->answer_len)
+            memcpy(rep + 1, t->answer, t->answer_len);
         am_reply_send(rq, rep, t->answer_len);
     }
     free(t->answer);
     return 1;
 }
 
-/* Serves a handler request, keeping a copy to retry if it cannot be done
- * now. The payload is read in place only if aligned, as it was sent. */
+/* A copy of a handler request, to retry later or to read aligned. */
+static am_retry_t *am_retry_new(const am_request_t *rq, const am_target_t *t, const void *data, size_t len)
+{
+    am_retry_t *r = malloc(sizeof *r + len);
+    if (!r)
+        rt_oom("server", sizeof *r + len);
+    if (len)
+        memcpy(r->msg, data, len);
+    r->rq = *rq;
+    r->t = *t;
+    r->t.data = r->msg;
+    return r;
+}
+
+/* Serves a handler request: in place if its payload is aligned (as it
+ * was sent), else from an aligned copy; a request the handler cannot
+ * finish now is kept (with its state) and retried. */
 static void am_serve_call(const am_request_t *rq, const void *data, size_t len)
 {
     if (rq->op >= nhandlers)
         rt_fatal("network: a request for handler %d, of %d", rq->op, nhandlers);
-    am_retry_t *r = malloc(sizeof *r + len);
-    if (!r)
-        rt_oom("server", sizeof *r + len);
-    memcpy(r->msg, data, len);
-    r->rq = *rq;
-    r->t = (am_target_t){.origin = rq->origin, .local = (char *)(uintptr_t)rq->raddr, .a = rq->a,
-                         .b = rq->b, .data = r->msg, .len = len};
-    if (am_call_try(&r->rq, &r->t)) {
-        free(r);
+    am_target_t t = {.origin = rq->origin, .local = (char *)(uintptr_t)rq->raddr, .a = rq->a, .b = rq->b,
+                     .data = data, .len = len};
+    am_retry_t *r = NULL;
+    if ((uintptr_t)data % sizeof(uint64_t) != 0) {
+        r = am_retry_new(rq, &t, data, len);
+        if (am_call_try(&r->rq, &r->t)) {
+            free(r);
+            return;
+        }
+    } else if (am_call_try(rq, &t)) {
         return;
+    } else {
+        r = am_retry_new(rq, &t, data, len);
     }
     r->next = am.retries;
     am.retries = r;

@@ -138,7 +138,7 @@ int shm_init(void)
     int64_t mine[4] = {st, getpid(), arena.fd, (int64_t)(uintptr_t)arena.base};
     int64_t *all = malloc(sizeof(int64_t) * 4 * (size_t)rt.node_size);
     if (!all)
-        rt_fatal("reach_init: out of memory");
+        rt_oom("reach_init", sizeof(int64_t) * 4 * (size_t)rt.node_size);
     MPI_Allgather(mine, 4, MPI_INT64_T, all, 4, MPI_INT64_T, rt.node_comm);
     for (int i = 0; i < rt.node_size; i++)
         if (all[4 * i] != REACH_SUCCESS && st == REACH_SUCCESS)

@@ -249,8 +249,8 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
     if (!ux.ep[0] || !ux.ep[1] || !ux.ep[2] || !ux.rkey)
         rt_oom("reach_init", sizeof(ucp_ep_h) * (size_t)rt.size);
     for (int r = 0; r < rt.size && st == REACH_SUCCESS; r++) {
-        if (r == rt.rank)
-            continue;
+        if (rt.peers[r].node == rt.node)
+            continue;   /* reached through its mapping, never the network */
         ucp_ep_params_t to_server = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
                                      .address = (ucp_address_t *)(void *)(all[0] + off[0][r])};
         ucp_ep_params_t to_client = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
@@ -376,7 +376,6 @@ static const char *ux_describe(void)
 }
 
 const net_backend_t net_ucx = {
-    .name = "ucx",
     .init = ux_init,
     .finalize = ux_finalize,
     .describe = ux_describe,
