@@ -35,4 +35,14 @@ static inline void handle_retire(handle_pool_t *pool, void *h)
     pool->retired = h;
 }
 
+/* Unlinks item from the singly linked list at *head (which holds it),
+ * linked through its member `next`. */
+#define HANDLE_UNLINK(head, item, next)                       \
+    do {                                                      \
+        __typeof__(item) *pp_ = (head);                       \
+        while (*pp_ != (item))                                \
+            pp_ = &(*pp_)->next;                              \
+        *pp_ = (item)->next;                                  \
+    } while (0)
+
 #endif

@@ -1,4 +1,5 @@
 #include "core/mem.h"
+#include "base/handle.h"
 #include "transport/shm/shm.h"
 
 #include <limits.h>
@@ -150,10 +151,7 @@ int mem_free_collective(const char *call, reach_group_t *g, void *base, int user
 
     /* Nobody may reuse the memory while a member still works on it. */
     group_barrier(g);
-    mem_alloc_t **pp = &allocs;
-    while (*pp != found)
-        pp = &(*pp)->next;
-    *pp = found->next;
+    HANDLE_UNLINK(&allocs, found, next);
     mem_release(found);
     return REACH_SUCCESS;
 }

@@ -261,10 +261,7 @@ int reach_counter_destroy(reach_counter_t *c)
     if (st != REACH_SUCCESS)
         return st;
     st = mem_free_collective(call, &group_world, c->mine, 0);
-    reach_counter_t **pp = &live;
-    while (*pp != c)
-        pp = &(*pp)->next_live;
-    *pp = c->next_live;
+    HANDLE_UNLINK(&live, c, next_live);
     handle_retire(&counter_pool, c);
     return st;
 }

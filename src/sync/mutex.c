@@ -16,7 +16,6 @@
 
 #define MUTEXES_MAGIC 0x4d555458u   /* "MUTX" */
 
-
 static reach_mutexes_t *sets;     /* live sets, destroyed at finalize */
 static handle_pool_t set_pool;
 
@@ -127,10 +126,7 @@ int reach_mutexes_destroy(reach_mutexes_t *set)
     if (set == NULL || set->magic != MUTEXES_MAGIC)
         return rt_error(REACH_ERR_HANDLE, call, "mutex set %p is not a live set", (void *)set);
     int st = mem_free_collective(call, set->group, set->mine, 0);
-    reach_mutexes_t **pp = &sets;
-    while (*pp != set)
-        pp = &(*pp)->next_set;
-    *pp = set->next_set;
+    HANDLE_UNLINK(&sets, set, next_set);
     mutexes_release(set);
     return st;
 }

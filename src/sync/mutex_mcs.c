@@ -1,24 +1,24 @@
-/* The mcs mutex: paper 000's software queuing lock: the lock word holds the tail of
- *   a queue of waiting processes, as (rank + 1) << 32 | generation << 6 |
- *   queue-node slot; each waiter sleeps on its own queue node and is woken
- *   by its predecessor, so the lock passes in FIFO order with one store
- *   (one message to another node, none on the node) and, only if the
- *   waiter sleeps, one futex wake. The lock's server takes part only in
- *   the swap on the lock word from another node.
- *   Release without a compare-and-swap (which the paper leaves as future
- *   work): a holder with no successor swaps RELEASED into its own queue
- *   node's next — a local atomic, no message — and leaves the node
- *   "parked" as the queue's tail. The next process to swap the lock word
- *   gets the parked node as predecessor and links to it with a swap; if
- *   that returns RELEASED it holds the lock at once. From another node the
- *   link is one message, and the predecessor's server answers (a push)
- *   only in that case, so a contended hand-off still costs the swap and
- *   one message. A parked slot is free again once a successor has linked
- *   to it, or, when every slot is parked, after a compare-and-swap of the
- *   lock word from it to empty. Trylock takes a lock whose tail is parked
- *   by a compare-and-swap from that tail to itself. The generation (per
- *   slot, 26 bits) keeps a slot used again from being mistaken for its
- *   parked past.
+/* The mcs mutex, paper 000's software queuing lock. The lock word holds
+ * the tail of a queue of waiting processes, as (rank + 1) << 32 |
+ * generation << 6 | queue-node slot; each waiter sleeps on its own queue
+ * node and is woken by its predecessor, so the lock passes in FIFO order
+ * with one store (one message to another node, none on the node) and,
+ * only if the waiter sleeps, one futex wake. The lock's server takes part only in
+ * the swap on the lock word from another node.
+ * Release without a compare-and-swap (which the paper leaves as future
+ * work): a holder with no successor swaps RELEASED into its own queue
+ * node's next — a local atomic, no message — and leaves the node
+ * "parked" as the queue's tail. The next process to swap the lock word
+ * gets the parked node as predecessor and links to it with a swap; if
+ * that returns RELEASED it holds the lock at once. From another node the
+ * link is one message, and the predecessor's server answers (a push)
+ * only in that case, so a contended hand-off still costs the swap and
+ * one message. A parked slot is free again once a successor has linked
+ * to it, or, when every slot is parked, after a compare-and-swap of the
+ * lock word from it to empty. Trylock takes a lock whose tail is parked
+ * by a compare-and-swap from that tail to itself. The generation (per
+ * slot, 26 bits) keeps a slot used again from being mistaken for its
+ * parked past.
  */
 #include "sync/mutex.h"
 #include "base/arena.h"
@@ -110,7 +110,6 @@ static void mcs_pass(uint64_t next)
         am_push(mcs_rank(next), 1);
     }
 }
-
 
 /* Swap or compare-and-swap on lock word (rank, id): a CPU atomic on this
  * node, the target's server on another. Returns the old value. */
@@ -250,7 +249,6 @@ void mcs_unlock(reach_mutexes_t *set, int id, int rank, signed char *entry)
     mcs_pass(next);
     slots.free |= (uint64_t)1 << slot;
 }
-
 
 void mcs_forget(reach_mutexes_t *set)
 {

@@ -198,10 +198,7 @@ int reach_win_free(reach_win_t *w)
     st = mem_free_collective(call, &group_world, w->word_block, 0);
     if (w->allocated && st == REACH_SUCCESS)
         st = mem_free_collective(call, &group_world, w->mine, 1);
-    reach_win_t **pp = &live;
-    while (*pp != w)
-        pp = &(*pp)->next_live;
-    *pp = w->next_live;
+    HANDLE_UNLINK(&live, w, next_live);
     win_release_struct(w);
     return st;
 }
