@@ -74,7 +74,7 @@ typedef struct am_target {
     size_t len;
     int state;            /* 0 at the first attempt; the handler's own after */
     int64_t value;        /* the answer's value */
-    void *answer;         /* the answer's data (am_answer) */
+    void *reply;          /* the answer's message, its data after the header (am_answer) */
     size_t answer_len;
 } am_target_t;
 

@@ -115,14 +115,14 @@ void am_wait_completed(uint32_t count)
     waitword_wait_count(&am.done, count);
 }
 
+/* The answer's data is written straight into its reply message. */
 void *am_answer(am_target_t *t, size_t len)
 {
-    free(t->answer);
-    t->answer = malloc(len ? len : 1);
-    if (!t->answer)
-        rt_oom("server answer", len);
+    free(t->reply);
+    if ((t->reply = malloc(sizeof(am_reply_t) + len)) == NULL)
+        rt_oom("server answer", sizeof(am_reply_t) + len);
     t->answer_len = len;
-    return t->answer;
+    return (am_reply_t *)t->reply + 1;
 }
 
 /* One attempt at a handler request; 1 once it is done and answered. */
@@ -133,12 +133,12 @@ static int am_call_try(const am_request_t *rq, am_target_t *t)
     if (rq->counted) {   /* its token, if any, asks for an ack */
         am_completed(rq);
     } else if (rq->token != 0) {
-        am_reply_t *rep = am_reply_new(rq, t->value, t->answer_len);
-        if (t->answer_len)
-            memcpy(rep + 1, t->answer, t->answer_len);
+        am_reply_t *rep = t->reply ? t->reply : am_reply_new(rq, 0, 0);
+        *rep = (am_reply_t){rq->token, t->value, rt.rank};
         am_reply_send(rq, rep, t->answer_len);
+        return 1;
     }
-    free(t->answer);
+    free(t->reply);
     return 1;
 }
 
