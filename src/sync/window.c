@@ -1,6 +1,6 @@
 /* Windows with passive-target epochs (paper 002), one-sided in both lock
  * modes: each rank's window has a 64-bit lock word in its arena
- * (window_lock.c).
+ * (window_lock.h).
  *
  * REACH_WIN_SYNC chooses, per window at its creation, how an epoch's
  * operations travel:

@@ -1,4 +1,4 @@
-/* Windows: the lock word (window_lock.c), the deferred epochs
+/* Windows: the lock word (window_lock.h), the deferred epochs
  * (window_deferred.c) and the window calls (window.c). */
 #ifndef REACH_SYNC_WINDOW_H
 #define REACH_SYNC_WINDOW_H
@@ -6,27 +6,7 @@
 #include <stdint.h>
 #include "base/state.h"
 #include "base/xfer.h"
-
-/* The lock word: shared holders, exclusive holder, exclusive lockers
- * waiting (see window_lock.c). */
-#define WIN_READER ((uint64_t)1)
-#define WIN_WRITER ((uint64_t)1 << 32)
-#define WIN_WAITER ((uint64_t)1 << 40)
-#define WIN_READERS_MASK (WIN_WRITER - 1)
-
-/* What a holder in mode adds to the word, and takes back at release. */
-static inline uint64_t win_hold(int mode)
-{
-    return mode == REACH_LOCK_SHARED ? WIN_READER : WIN_WRITER;
-}
-
-/* One attempt at rank's lock word (word, in rank's addresses) in mode;
- * *announced says whether an exclusive locker already counts as waiting
- * (set on the first attempt). 1 if taken. */
-int win_try(int rank, uintptr_t word, int mode, int *announced) REACH_HIDDEN;
-/* Takes the lock, backing off (sleeping) between attempts. */
-void win_lock_word(int rank, uintptr_t word, int mode) REACH_HIDDEN;
-void win_unlock_word(int rank, uintptr_t word, int mode) REACH_HIDDEN;
+#include "sync/window_lock.h"
 
 /* A deferred epoch travels as one message: this header, then per
  * operation a win_op_t followed (put, accumulate) by its data rounded up
@@ -72,6 +52,8 @@ typedef struct win_queue {
     void **get_dst;
     size_t *get_len;
     size_t ngets, capgets;
+    char *gets;          /* the answer: the gets' data, in order */
+    size_t capbytes;
     int acquired;        /* a flush already took the lock */
 } win_queue_t;
 

@@ -111,9 +111,7 @@ void win_queue_send(win_queue_t *q, int rank, int release)
 {
     win_epoch_t *e = (win_epoch_t *)(void *)q->msg;
     e->flags = (q->acquired ? 0 : WIN_ACQUIRE) | (release ? WIN_RELEASE : 0);
-    char *gets = malloc(e->get_bytes ? e->get_bytes : 1);
-    if (!gets)
-        rt_oom("deferred window epoch", e->get_bytes);
+    char *gets = q->gets = win_grow(q->gets, &q->capbytes, e->get_bytes ? e->get_bytes : 1, 1);
     if (rma_remote(rank)) {
         am_call(rank, win_id_epoch, 0, 0, 0, q->msg, q->len, 1, gets, e->get_bytes);
     } else {
@@ -130,7 +128,6 @@ void win_queue_send(win_queue_t *q, int rank, int release)
         memcpy(q->get_dst[i], p, q->get_len[i]);
         p += q->get_len[i];
     }
-    free(gets);
     q->acquired = !release;
     win_queue_start(q, e->word, (int)e->mode);
 }
@@ -140,4 +137,5 @@ void win_queue_free(win_queue_t *q)
     free(q->msg);
     free(q->get_dst);
     free(q->get_len);
+    free(q->gets);
 }

@@ -1,5 +1,5 @@
 /* The synchronization words' plain algorithms, on words of this process:
- * the window lock word (sync/window_lock.c) and a counter's home side
+ * the window lock word (sync/window_lock.h) and a counter's home side
  * (sync/counter.c), with the runtime state reduced to one rank whose arena
  * is this process's memory. */
 #include "../check.h"
