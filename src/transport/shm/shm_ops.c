@@ -71,9 +71,18 @@ void shm_acc(int rank, reach_type_t t, const void *scale, const void *src, char 
         futex_mutex_unlock(held);
 }
 
-/* The strided walk: the innermost level is a plain loop, the outer levels
- * the plan's iterator. Inlined with a constant acc, so each caller gets
- * its own loop with no test per run. */
+/* Copies rows runs of run bytes; inlined with a constant run, each
+ * copy is a few moves instead of a call. */
+static inline void shm_copy_rows(char *d, size_t ds, const char *s, size_t ss, size_t rows, size_t run)
+{
+    for (size_t i = 0; i < rows; i++, s += ss, d += ds)
+        shm_copy(d, s, run);
+}
+
+/* The strided walk: the innermost level is a plain loop (for a copy of
+ * small runs, one per run length), the outer levels the plan's iterator.
+ * Inlined with a constant acc, so each caller gets its own loop with no
+ * test per run. */
 static inline void shm_strided_walk(int acc, int rank, reach_type_t t, const void *scale,
                                     const reach_strided_t *p, const char *src, char *dst)
 {
@@ -85,12 +94,21 @@ static inline void shm_strided_walk(int acc, int rank, reach_type_t t, const voi
     do {
         const char *s = src + it.src;
         char *d = dst + it.dst;
-        for (size_t i = 0; i < n1; i++, s += ss1, d += ds1) {
-            if (!acc)
-                shm_copy(d, s, run);
-            else
+        if (acc)
+            for (size_t i = 0; i < n1; i++, s += ss1, d += ds1)
                 shm_acc_run(rank, t, scale, s, d, run, &held);
-        }
+        else if (run == 4)
+            shm_copy_rows(d, ds1, s, ss1, n1, 4);
+        else if (run == 8)
+            shm_copy_rows(d, ds1, s, ss1, n1, 8);
+        else if (run == 16)
+            shm_copy_rows(d, ds1, s, ss1, n1, 16);
+        else if (run == 32)
+            shm_copy_rows(d, ds1, s, ss1, n1, 32);
+        else if (run == 64)
+            shm_copy_rows(d, ds1, s, ss1, n1, 64);
+        else
+            shm_copy_rows(d, ds1, s, ss1, n1, run);
     } while (strided_next(&it, p));
     if (held)
         futex_mutex_unlock(held);
