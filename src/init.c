@@ -9,7 +9,7 @@
 #include "core/rma.h"
 #include "reach_mpi.h"
 #include "sync/counter.h"
-#include "sync/mutex.h"
+#include "sync/mutex_mcs.h"
 #include "sync/sync.h"
 #include "sync/window.h"
 #include "transport/am/am.h"

@@ -4,7 +4,7 @@
  * mcs  paper 000's software queuing lock (mutex_mcs.c).
  * ticket  paper 001's ticket lock over two counters (mutex_ticket.c).
  * hybrid  paper 000's baseline, ARMCI's original lock (mutex_ticket.c). */
-#include "sync/mutex.h"
+#include "sync/mutex_mcs.h"
 #include "base/arena.h"
 #include "base/handle.h"
 #include "core/mem.h"

@@ -25,17 +25,7 @@ static inline uintptr_t mutex_words(const reach_mutexes_t *set, int id, int rank
     return set->raddr[rank] + (size_t)id * set->stride;
 }
 
-/* mcs: entry is this process's held[] entry for the mutex (its queue-node
- * slot while held). */
-void mcs_register(void) REACH_HIDDEN;
-int mcs_lock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry) REACH_HIDDEN;
-int mcs_trylock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry,
-                int *acquired) REACH_HIDDEN;
-void mcs_unlock(reach_mutexes_t *set, int id, int rank, signed char *entry) REACH_HIDDEN;
-/* Nobody uses set any more: its parked queue nodes are free. */
-void mcs_forget(reach_mutexes_t *set) REACH_HIDDEN;
-/* Every queue node free (finalize). */
-void mcs_reset(void) REACH_HIDDEN;
+/* mcs: sync/mutex_mcs.h. */
 
 /* ticket and hybrid: two counters per mutex. */
 size_t ticket_stride(void) REACH_HIDDEN;
