@@ -1,15 +1,17 @@
 /* The synchronization words' plain algorithms, on words of this process:
- * the window lock word (sync/window_lock.h) and a counter's home side
- * (sync/counter.c), with the runtime state reduced to one rank whose arena
- * is this process's memory. */
+ * the window lock word (sync/window_lock.h), a counter's home side
+ * (sync/counter.c) and the mcs lock's queue nodes (sync/mutex_mcs.h), with
+ * the runtime state reduced to one rank whose arena is this process's
+ * memory. */
 #include "../check.h"
 #include "base/state.h"
 #include "sync/counter.h"
+#include "sync/mutex_mcs.h"
 #include "sync/window.h"
 
 #include <string.h>
 
-static _Alignas(64) char memory[4096];
+static _Alignas(64) char memory[ARENA_BARRIER_OFF];   /* up to the end of the queue nodes */
 
 /* Pushes a counter's home made: to whom, with what value. */
 static int pushes, pushed_rank;
@@ -91,6 +93,89 @@ static void test_counter_home(void)
     CHECK(pushes == 1 && pushed_rank == 3 && pushed_value == 1);
 }
 
+/* Encodings: rank and slot come back out; never 0 (an empty lock) or
+ * RELEASED; a slot used again differs from its past by its generation. */
+static void test_mcs_encoding(void)
+{
+    const int ranks[] = {0, 3, 65535}, slots[] = {0, 5, ARENA_QNODES - 1};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            uint64_t e = mcs_encode(ranks[i], slots[j]);
+            CHECK(mcs_rank(e) == ranks[i] && mcs_slot(e) == slots[j]);
+            CHECK(e != 0 && e != MCS_RELEASED);
+            mcs_slots.gen[slots[j]]++;
+            uint64_t again = mcs_encode(ranks[i], slots[j]);
+            CHECK(again != e && mcs_rank(again) == ranks[i] && mcs_slot(again) == slots[j]);
+            mcs_slots.gen[slots[j]]--;
+        }
+    /* The generation wraps within its 26 bits, never into rank or slot. */
+    mcs_slots.gen[7] = (1u << (32 - MCS_SLOT_BITS)) - 1;
+    uint64_t top = mcs_encode(2, 7);
+    CHECK(mcs_rank(top) == 2 && mcs_slot(top) == 7);
+    mcs_slots.gen[7] = 0;
+    CHECK_EQ_LL(mcs_next_raddr(mcs_encode(0, 5)), (uintptr_t)memory + ARENA_QNODE_OFF + 5 * sizeof(mcs_qnode_t));
+}
+
+/* The uncontended cycle on lock words of this process: unlock parks the
+ * node as the tail; the next lock links behind it, finds RELEASED and holds
+ * at once; trylock takes a free lock or one whose tail is parked, not a
+ * held one; a process holding ARENA_QNODES locks gets an error for one more. */
+static void test_mcs_cycle(void)
+{
+    enum { WORDS = ARENA_QNODES + 1 };
+    _Atomic uint64_t *words = (_Atomic uint64_t *)(void *)(memory + 3072);
+    int count = WORDS, first = 0;
+    signed char held[WORDS];
+    uintptr_t raddr = (uintptr_t)words;
+    reach_mutexes_t set = {.algorithm = LOCK_MCS, .stride = sizeof(uint64_t), .count = &count,
+                           .raddr = &raddr, .first = &first, .held = held};
+    memset(held, -1, sizeof held);
+    for (int i = 0; i < WORDS; i++)
+        atomic_store(&words[i], 0);
+    mcs_reset();
+    uint64_t contended = rt.stats.lock_contended;
+
+    CHECK(mcs_lock("test", &set, 0, 0, &held[0]) == REACH_SUCCESS);
+    uint64_t first_node = atomic_load(&words[0]);
+    CHECK(mcs_rank(first_node) == 0 && mcs_slot(first_node) == held[0]);
+    CHECK(atomic_load(&mcs_qnode(first_node)->locked.value) == 0);
+    mcs_unlock(&set, 0, 0, &held[0]);
+    CHECK(atomic_load(&words[0]) == first_node);   /* parked: still the tail */
+    CHECK(atomic_load(&mcs_qnode(first_node)->next) == MCS_RELEASED);
+    CHECK(mcs_slots.parked == (uint64_t)1 << mcs_slot(first_node));
+
+    CHECK(mcs_lock("test", &set, 0, 0, &held[0]) == REACH_SUCCESS);
+    uint64_t second = atomic_load(&words[0]);
+    CHECK(second != first_node && mcs_slot(second) == held[0]);
+    CHECK(atomic_load(&mcs_qnode(first_node)->next) == second);   /* linked: consumed */
+    CHECK(rt.stats.lock_contended == contended);
+
+    int acquired = -1;
+    CHECK(mcs_trylock("test", &set, 0, 0, &held[1], &acquired) == REACH_SUCCESS && acquired == 0);
+    mcs_unlock(&set, 0, 0, &held[0]);
+    held[0] = -1;
+    CHECK(mcs_trylock("test", &set, 0, 0, &held[0], &acquired) == REACH_SUCCESS && acquired == 1);
+    CHECK(mcs_slot(atomic_load(&words[0])) == held[0]);
+    mcs_unlock(&set, 0, 0, &held[0]);
+    CHECK(mcs_trylock("test", &set, 1, 0, &held[1], &acquired) == REACH_SUCCESS && acquired == 1);
+    mcs_unlock(&set, 1, 0, &held[1]);
+
+    /* Every slot held: one lock more fails, and leaves its word alone. */
+    mcs_reset();
+    for (int i = 0; i < WORDS; i++)
+        atomic_store(&words[i], 0);
+    for (int i = 0; i < ARENA_QNODES; i++)
+        CHECK(mcs_lock("test", &set, i, 0, &held[i]) == REACH_SUCCESS);
+    CHECK(mcs_lock("test", &set, ARENA_QNODES, 0, &held[ARENA_QNODES]) == REACH_ERR_MUTEX);
+    CHECK(atomic_load(&words[ARENA_QNODES]) == 0);
+    for (int i = 0; i < ARENA_QNODES; i++)
+        mcs_unlock(&set, i, 0, &held[i]);
+    /* All parked now: a lock reclaims one (its lock word emptied) and holds. */
+    CHECK(mcs_lock("test", &set, ARENA_QNODES, 0, &held[ARENA_QNODES]) == REACH_SUCCESS);
+    CHECK(mcs_slot(atomic_load(&words[ARENA_QNODES])) == held[ARENA_QNODES]);
+    mcs_reset();
+}
+
 int main(void)
 {
     peer_t self = {.map = memory, .rbase = (uintptr_t)memory};
@@ -98,6 +183,8 @@ int main(void)
     rt.size = 4;   /* want[] slots; only rank 0 is ever addressed */
     test_window_word();
     test_counter_home();
+    test_mcs_encoding();
+    test_mcs_cycle();
     printf("test_sync_words: %s\n", check_failures ? "FAILED" : "passed");
     return check_failures != 0;
 }
