@@ -29,6 +29,7 @@ void seg_table_remove(seg_table_t *t, uintptr_t start)
         if (t->ranges[i].start == start) {
             memmove(&t->ranges[i], &t->ranges[i + 1], sizeof(seg_range_t) * (size_t)(t->count - i - 1));
             t->count--;
+            t->removals++;
             return;
         }
     }

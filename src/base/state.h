@@ -25,6 +25,7 @@ typedef struct seg_range {
 typedef struct seg_table {
     seg_range_t *ranges;
     int count, capacity;
+    uint32_t removals;   /* segments removed so far: what was checked against it may be gone */
 } seg_table_t;
 
 /* What this process knows about another rank. */

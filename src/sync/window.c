@@ -41,6 +41,7 @@ struct reach_win {
     size_t *size;        /* by rank: window bytes */
     uintptr_t *word;     /* by rank: lock word, in its address space */
     signed char *held;   /* by rank: 0, REACH_LOCK_SHARED or REACH_LOCK_EXCLUSIVE */
+    uint32_t *removals;  /* by rank: its segment table's removals when its range was last checked */
     int open;            /* epochs open */
     int all;             /* the epochs are a lock_all */
     int deferred;        /* REACH_WIN_SYNC=deferred at creation */
@@ -60,6 +61,7 @@ static void win_release_struct(reach_win_t *w)
     free(w->size);
     free(w->word);
     free(w->held);
+    free(w->removals);
     handle_retire(&win_pool, w);
 }
 
@@ -118,24 +120,22 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     w->size = malloc(sizeof(size_t) * (size_t)rt.size);
     w->word = malloc(sizeof(uintptr_t) * (size_t)rt.size);
     w->held = calloc((size_t)rt.size, 1);
+    w->removals = malloc(sizeof(uint32_t) * (size_t)rt.size);
     w->queue = calloc((size_t)rt.size, sizeof *w->queue);
-    if (!w->base || !w->size || !w->word || !w->held || !w->queue)
+    if (!w->base || !w->size || !w->word || !w->held || !w->removals || !w->queue)
         rt_oom(call, sizeof *w->queue * (size_t)rt.size);
     st = mem_alloc_collective(call, &group_world, CACHE_LINE, words, 0);
     if (st != REACH_SUCCESS) {
         free(words);
-        free(w->base);
-        free(w->size);
-        free(w->word);
-        free(w->held);
-        free(w->queue);
-        handle_retire(&win_pool, w);
+        win_release_struct(w);
         return st;
     }
     w->word_block = words[rt.rank];
     memset(w->word_block, 0, CACHE_LINE);
-    for (int r = 0; r < rt.size; r++)
+    for (int r = 0; r < rt.size; r++) {
         w->word[r] = (uintptr_t)words[r];
+        w->removals[r] = rt.peers[r].segs.removals;   /* each rank checked its own range above */
+    }
     free(words);
     uintptr_t mine = (uintptr_t)base;
     MPI_Allgather(&mine, sizeof mine, MPI_BYTE, w->base, sizeof mine, MPI_BYTE, rt.comm);
@@ -337,8 +337,9 @@ int reach_win_flush_local(reach_win_t *w, int rank)
     return st;
 }
 
-/* Checks an operation of bytes at disp on rank's window (and that the
- * window's memory is still reach memory); *remote gets the target address. */
+/* Checks an operation of bytes at disp on rank's window (and, if rank's
+ * memory was freed anywhere since the last look, that the window's range
+ * is still reach memory); *remote gets the target address. */
 static int win_op_check(const char *call, reach_win_t *w, size_t disp, size_t bytes, int rank,
                         const void *buf, const char *what, void **remote)
 {
@@ -351,7 +352,13 @@ static int win_op_check(const char *call, reach_win_t *w, size_t disp, size_t by
         return rt_error(REACH_ERR_RANGE, call, "[%zu, +%zu) is outside rank %d's window of %zu bytes",
                         disp, bytes, rank, w->size[rank]);
     *remote = (void *)(w->base[rank] + disp);
-    return rma_check(call, rank, *remote, bytes);
+    uint32_t removals = rt.peers[rank].segs.removals;
+    if (unlikely(w->removals[rank] != removals)) {
+        if ((st = rma_check(call, rank, (void *)w->base[rank], w->size[rank])) != REACH_SUCCESS)
+            return st;
+        w->removals[rank] = removals;
+    }
+    return REACH_SUCCESS;
 }
 
 /* The statistics' kind of each transfer. */

@@ -323,6 +323,27 @@ static void test_errors(void)
     long private_word;
     CHECK(reach_win_create(&private_word, sizeof private_word, &w) == REACH_ERR_RANGE);
     CHECK(reach_win_allocate(8, NULL, &w) == REACH_ERR_ARG);
+    /* Memory freed under a live window: its operations fail; a window over
+     * memory still allocated goes on working. */
+    reach_win_t *kept;
+    void **kept_bases = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc(2 * sizeof(long), bases) == REACH_SUCCESS);
+    CHECK(reach_win_create(bases[me], 2 * sizeof(long), &w) == REACH_SUCCESS);
+    CHECK(reach_win_allocate(sizeof(long), kept_bases, &kept) == REACH_SUCCESS);
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    CHECK(reach_win_lock(w, REACH_LOCK_EXCLUSIVE, t) == REACH_SUCCESS);
+    CHECK(reach_win_put(w, &v, 0, sizeof v, t) == REACH_ERR_RANGE);
+    CHECK(reach_win_get(w, &got, sizeof(long), sizeof got, t) == REACH_ERR_RANGE);
+    CHECK(reach_win_unlock(w, t) == REACH_SUCCESS);
+    CHECK(reach_win_free(w) == REACH_SUCCESS);
+    CHECK(reach_win_lock(kept, REACH_LOCK_EXCLUSIVE, t) == REACH_SUCCESS);
+    CHECK(reach_win_put(kept, &v, 0, sizeof v, t) == REACH_SUCCESS);
+    CHECK(reach_win_unlock(kept, t) == REACH_SUCCESS);
+    reach_barrier();
+    CHECK_EQ_LL(*(long *)kept_bases[me], v);
+    reach_barrier();
+    CHECK(reach_win_free(kept) == REACH_SUCCESS);
+    free(kept_bases);
     /* Choosing the mode: bad names, and ranks that disagree. */
     CHECK(reach_set_win_sync("lazy") == REACH_ERR_ARG);
     CHECK(reach_set_win_sync(NULL) == REACH_ERR_ARG);
