@@ -30,20 +30,11 @@ static void ctr_claim(ctr_home_t *h, int rank, int64_t value, ctr_push_fn push)
     }
 }
 
-/* The add and the registration meet Dekker-style: the adder changes the
- * value, then reads `registered`; the registrant raises `registered`, then
- * reads the value (all sequentially consistent), so at least one of them
- * sees the other and the waiter is pushed to exactly once. */
-int64_t ctr_home_add(ctr_home_t *h, int64_t add, ctr_push_fn push)
+void ctr_home_push(ctr_home_t *h, int64_t value, ctr_push_fn push)
 {
-    int64_t old = atom_fetch_add_seq_cst(&h->value, add), now = old + add;
-    waitword_add(&h->changes, 1);
-    if (atom_load_seq_cst(&h->registered) != 0)
-        for (int r = 0; r < rt.size; r++)
-            if (atom_load_acquire(&h->want[r].waiting) &&
-                atom_load_relaxed(&h->want[r].target) <= now)
-                ctr_claim(h, r, now, push);
-    return old;
+    for (int r = 0; r < rt.size; r++)
+        if (atom_load_acquire(&h->want[r].waiting) && atom_load_relaxed(&h->want[r].target) <= value)
+            ctr_claim(h, r, value, push);
 }
 
 void ctr_home_want(ctr_home_t *h, int rank, int64_t target, ctr_push_fn push)
@@ -125,17 +116,6 @@ static int64_t ctr_call(const ctr_ref_t *c, int id, int64_t a, int64_t b, int an
 static void ctr_push_client(int rank, int64_t value)
 {
     am_push(rank, value);
-}
-
-ctr_home_t *ctr_here(const ctr_ref_t *c)
-{
-    return (ctr_home_t *)(void *)rma_here(c->home, c->raddr);
-}
-
-void ctr_ref_init(ctr_ref_t *ref, int home, uintptr_t base)
-{
-    ref->home = home;
-    ref->raddr = base;
 }
 
 int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void **mine)

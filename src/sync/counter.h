@@ -17,6 +17,7 @@
 #include "base/arena.h"
 #include "base/state.h"
 #include "base/waitword.h"
+#include "core/rma.h"
 
 /* A waiter on another node: waiting for the counter to reach target. */
 typedef struct ctr_want {
@@ -40,8 +41,22 @@ size_t ctr_home_size(void) REACH_HIDDEN;
 /* Sends value to rank, which waits on another node. */
 typedef void (*ctr_push_fn)(int rank, int64_t value);
 
-/* Adds add; returns the old value; pushes to the waiters it satisfies. */
-int64_t ctr_home_add(ctr_home_t *h, int64_t add, ctr_push_fn push) REACH_HIDDEN;
+/* Pushes to the registered waiters that value satisfies. */
+void ctr_home_push(ctr_home_t *h, int64_t value, ctr_push_fn push) REACH_HIDDEN;
+
+/* Adds add; returns the old value; pushes to the waiters it satisfies.
+ * The add and a registration meet Dekker-style: the adder changes the
+ * value, then reads `registered`; the registrant raises `registered`, then
+ * reads the value (all sequentially consistent), so at least one of them
+ * sees the other and the waiter is pushed to exactly once. */
+static inline int64_t ctr_home_add(ctr_home_t *h, int64_t add, ctr_push_fn push)
+{
+    int64_t old = atom_fetch_add_seq_cst(&h->value, add);
+    waitword_add(&h->changes, 1);
+    if (atom_load_seq_cst(&h->registered) != 0)
+        ctr_home_push(h, old + add, push);
+    return old;
+}
 /* Registers rank as waiting until the value reaches target (pushed at once
  * if it has). */
 void ctr_home_want(ctr_home_t *h, int rank, int64_t target, ctr_push_fn push) REACH_HIDDEN;
@@ -74,7 +89,11 @@ void counter_register(void) REACH_HIDDEN;
  * set up everywhere before this returns. */
 int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void **mine) REACH_HIDDEN;
 /* Fills ref for the counter at home, at base in home's address space. */
-void ctr_ref_init(ctr_ref_t *ref, int home, uintptr_t base) REACH_HIDDEN;
+static inline void ctr_ref_init(ctr_ref_t *ref, int home, uintptr_t base)
+{
+    ref->home = home;
+    ref->raddr = base;
+}
 /* A ticket lock's turn for this process, taken and awaited at the lock's
  * home in one request (paper 000's lock request at the lock's server);
  * taken is the lock's first counter, on another node. */
@@ -82,7 +101,10 @@ void ctr_lock_at_home(const ctr_ref_t *taken) REACH_HIDDEN;
 /* ctr_lock_try at the lock's home, on this node or another. */
 int ctr_try_lock(const ctr_ref_t *taken) REACH_HIDDEN;
 /* The counter's home state mapped here; NULL if its home is on another node. */
-ctr_home_t *ctr_here(const ctr_ref_t *c) REACH_HIDDEN;
+static inline ctr_home_t *ctr_here(const ctr_ref_t *c)
+{
+    return (ctr_home_t *)(void *)rma_here(c->home, c->raddr);
+}
 /* Adds add. With old, returns the old value once the add is done; without,
  * the add to another node completes like a put (at a fence or barrier). */
 void ctr_add(const ctr_ref_t *c, int64_t add, int64_t *old) REACH_HIDDEN;

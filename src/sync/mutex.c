@@ -1,10 +1,11 @@
 /* Mutexes, by one of three algorithms chosen per set (REACH_LOCK,
  * reach_set_lock):
  *
- * mcs  paper 000's software queuing lock (mutex_mcs.c).
- * ticket  paper 001's ticket lock over two counters (mutex_ticket.c).
- * hybrid  paper 000's baseline, ARMCI's original lock (mutex_ticket.c). */
+ * mcs  paper 000's software queuing lock (mutex_mcs.h).
+ * ticket  paper 001's ticket lock over two counters (mutex_ticket.h).
+ * hybrid  paper 000's baseline, ARMCI's original lock (mutex_ticket.h). */
 #include "sync/mutex_mcs.h"
+#include "sync/mutex_ticket.h"
 #include "base/arena.h"
 #include "base/handle.h"
 #include "core/mem.h"

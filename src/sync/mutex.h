@@ -1,5 +1,5 @@
 /* Mutex sets, shared by the set calls (mutex.c) and the algorithms
- * (mutex_mcs.c, mutex_ticket.c). */
+ * (mutex_mcs.h, mutex_ticket.h). */
 #ifndef REACH_SYNC_MUTEX_H
 #define REACH_SYNC_MUTEX_H
 
@@ -27,10 +27,6 @@ static inline uintptr_t mutex_words(const reach_mutexes_t *set, int id, int rank
 
 /* mcs: sync/mutex_mcs.h. */
 
-/* ticket and hybrid: two counters per mutex. */
-size_t ticket_stride(void) REACH_HIDDEN;
-void ticket_lock(reach_mutexes_t *set, int id, int rank) REACH_HIDDEN;
-int ticket_trylock(reach_mutexes_t *set, int id, int rank) REACH_HIDDEN;
-void ticket_unlock(reach_mutexes_t *set, int id, int rank) REACH_HIDDEN;
+/* ticket and hybrid: sync/mutex_ticket.h. */
 
 #endif
