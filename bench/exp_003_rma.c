@@ -91,3 +91,75 @@ void bench_transfers(void)
     bench_transfer("get", REACH_GET, MPI_GET, LOCAL_COPY);
     bench_transfer("acc", REACH_ACC, MPI_ACC, LOCAL_ACC);
 }
+
+/* Non-blocking get and put to rank 1 with computation while they are in
+ * flight (the window-overlap experiment's method, for plain transfers):
+ * the call, c microseconds of computation, the wait for local completion
+ * (reach_wait; MPI-3: MPI_Get or MPI_Put, then MPI_Win_flush_local in the
+ * pair's lock_all), where c is a share of t0, the same without
+ * computation. The overlap, (t0 + c - t) / t0, is the part of the transfer
+ * hidden behind the computation; the mean of NB_ITERS per sample. */
+#define NB_ITERS 20
+static const double nb_share[] = {0, 1.0, 2.0};
+enum { NB_SHARES = sizeof nb_share / sizeof nb_share[0] };
+
+static double nb_us(int get, int mpi, size_t size, double c_us)
+{
+    double t0 = now();
+    int bad = 0;
+    for (int i = 0; i < NB_ITERS; i++) {
+        reach_request_t req;
+        if (mpi)
+            bad |= (get ? MPI_Get(B.dst, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win)
+                        : MPI_Put(B.src, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win)) != 0;
+        else
+            bad |= (get ? reach_get_nb(B.seg_target, B.dst, size, 1, &req)
+                        : reach_put_nb(B.src, B.seg_target, size, 1, &req)) != 0;
+        for (double end = now() + 1e-6 * c_us; now() < end;)
+            ;   /* the computation */
+        bad |= (mpi ? MPI_Win_flush_local(1, B.win) : reach_wait(&req)) != 0;
+    }
+    bad |= (mpi ? MPI_Win_flush(1, B.win) : reach_fence(1)) != 0;   /* puts complete between samples */
+    if (bad)
+        reach_abort(1, "reach-bench: a non-blocking transfer failed");
+    return 1e6 * (now() - t0) / NB_ITERS;
+}
+
+void bench_nb_overlap(void)
+{
+    static const char *const impl[4] = {"reach get", "reach put", "mpi3 get", "mpi3 put"};
+    int impls = B.np <= B.cores ? 4 : 2;   /* MPICH busy-polls: MPI-3 only where the job fits */
+    if (B.me == 0)
+        printf("\nnon-blocking transfer + computation + wait on rank 1 (us, median of %d; computation as a "
+               "share of t0)\n%10s %-9s %9s %19s %19s\n", B.samples, "bytes", "impl", "t0", "100%: t  overlap",
+               "200%: t  overlap");
+    for (size_t size = 8; size <= B.max_size; size *= 8) {
+        double us[NB_SHARES][4][MAX_SAMPLES], t[NB_SHARES][4] = {{0}};
+        for (int k = 0; k < NB_SHARES; k++) {
+            for (int s = 0; B.me == 0 && s < B.samples; s++)
+                for (int m = 0; m < 2; m++)
+                    us[k][m][s] = nb_us(m == 0, 0, size, nb_share[k] * t[0][m]);
+            phase_end(0);
+            if (impls > 2) {
+                mpi_phase_begin();
+                for (int s = 0; B.me == 0 && s < B.samples; s++)
+                    for (int m = 2; m < 4; m++)
+                        us[k][m][s] = nb_us(m == 2, 1, size, nb_share[k] * t[0][m]);
+                phase_end(1);
+            }
+            for (int m = 0; B.me == 0 && m < impls; m++) {
+                char name[48];
+                t[k][m] = median(us[k][m], B.samples);
+                snprintf(name, sizeof name, "computation %.0f%%", 100 * nb_share[k]);
+                json_result(name, impl[m], size, t[k][m], us[k][m]);
+            }
+        }
+        for (int m = 0; B.me == 0 && m < impls; m++) {
+            printf("%10zu %-9s %9.2f", size, impl[m], t[0][m]);
+            for (int k = 1; k < NB_SHARES; k++)
+                printf(" %9.2f %8.0f%%", t[k][m], 100 * (t[0][m] + nb_share[k] * t[0][m] - t[k][m]) / t[0][m]);
+            printf("\n");
+        }
+        fflush(stdout);
+    }
+}

@@ -93,8 +93,10 @@ void bench_win_latency(void);
 void bench_win_overlap(void);
 void bench_win_receiver(void);
 void bench_lu(void);
-/* exp_003_rma.c: contiguous and strided put, get and accumulate. */
+/* exp_003_rma.c: contiguous and strided put, get and accumulate, and the
+ * overlap of non-blocking put and get. */
 void bench_transfers(void);
 void bench_strided(void);
+void bench_nb_overlap(void);
 
 #endif

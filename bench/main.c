@@ -26,6 +26,8 @@ static const struct experiment experiments[] = {
      "loglog"},
     {"strided", bench_strided, "Strided against contiguous transfers of the same total", "paper 003",
      "run bytes", "strided"},
+    {"nb_overlap", bench_nb_overlap, "Non-blocking get and put: computation while the transfer is in flight",
+     "", "computation, % of the transfer", "overlap"},
     {"sync", bench_sync, "Fetch-and-add, lock+unlock and barrier against MPI-3", "", "", "bars"},
     {"ga_sync", bench_ga_sync, "GA_Sync: writes to every rank, then fence + barrier",
      "paper 000, Fig. 7", "", "bars"},

@@ -113,11 +113,17 @@ REACH_API int reach_acc(reach_type_t type, const void *scale, const void *src,
                         void *dst, size_t bytes, int rank);
 
 /* Non-blocking forms. A request must be completed with reach_wait or
- * reach_test before its buffers are reused. */
+ * reach_test before its buffers are reused (a get's destination read, a
+ * put's source changed). A contiguous put or get to another node returns
+ * with the transfer in flight, so that it overlaps what the caller does
+ * next; reach_wait_rank, reach_wait_all, a fence, a barrier and the next
+ * operation to that rank other than a get complete it too. The other
+ * forms (accumulate, strided, vector, and everything on the node) are
+ * complete when they return. */
 typedef struct reach_request {
     uint32_t magic;   /* identifies an issued request */
-    uint32_t state;   /* internal */
-    uint64_t seq;     /* reserved: requests in flight (none yet, see reach_wait) */
+    uint32_t state;   /* internal: complete, or in flight to a rank */
+    uint64_t seq;     /* internal: the transfer's ticket */
 } reach_request_t;
 
 REACH_API int reach_put_nb(const void *src, void *dst, size_t bytes, int rank,

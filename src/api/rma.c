@@ -6,7 +6,10 @@
 #include <string.h>
 
 /* A put's checks, then the put (nbi: see rma_put). */
-static int put_checked(const char *call, const void *src, void *dst, size_t bytes, int rank, int nbi)
+/* With ticket, the put may still be in flight to another node on return
+ * (*ticket: rma_put_nb's). */
+static int put_checked(const char *call, const void *src, void *dst, size_t bytes, int rank,
+                       uint64_t *ticket)
 {
     int st = rma_check(call, rank, dst, bytes);
     if (likely(st == REACH_SUCCESS))
@@ -14,16 +17,21 @@ static int put_checked(const char *call, const void *src, void *dst, size_t byte
     if (unlikely(st != REACH_SUCCESS))
         return st;
     rma_count(REACH_OP_PUT, rank, bytes);
-    rma_put(rank, src, (uintptr_t)dst, bytes, nbi);
+    if (ticket)
+        *ticket = rma_put_nb(rank, src, (uintptr_t)dst, bytes);
+    else
+        rma_put(rank, src, (uintptr_t)dst, bytes, 0);
     return REACH_SUCCESS;
 }
 
 int reach_put(const void *src, void *dst, size_t bytes, int rank)
 {
-    return put_checked("reach_put", src, dst, bytes, rank, 0);
+    return put_checked("reach_put", src, dst, bytes, rank, NULL);
 }
 
-static int get_checked(const char *call, const void *src, void *dst, size_t bytes, int rank)
+/* With ticket, as put_checked. */
+static int get_checked(const char *call, const void *src, void *dst, size_t bytes, int rank,
+                       uint64_t *ticket)
 {
     int st = rma_check(call, rank, src, bytes);
     if (likely(st == REACH_SUCCESS))
@@ -31,13 +39,16 @@ static int get_checked(const char *call, const void *src, void *dst, size_t byte
     if (unlikely(st != REACH_SUCCESS))
         return st;
     rma_count(REACH_OP_GET, rank, bytes);
-    rma_get(rank, (uintptr_t)src, dst, bytes);
+    if (ticket)
+        *ticket = rma_get_nb(rank, (uintptr_t)src, dst, bytes);
+    else
+        rma_get(rank, (uintptr_t)src, dst, bytes);
     return REACH_SUCCESS;
 }
 
 int reach_get(const void *src, void *dst, size_t bytes, int rank)
 {
-    return get_checked("reach_get", src, dst, bytes, rank);
+    return get_checked("reach_get", src, dst, bytes, rank, NULL);
 }
 
 static int acc_checked(const char *call, reach_type_t type, const void *scale, const void *src, void *dst,
@@ -61,16 +72,26 @@ int reach_acc(reach_type_t type, const void *scale, const void *src, void *dst, 
     return acc_checked("reach_acc", type, scale, src, dst, bytes, rank);
 }
 
+/* To another node, the non-blocking put and get return with the transfer
+ * in flight (overlapping what the caller does next); reach_wait, reach_test,
+ * reach_wait_rank, reach_wait_all, a fence, a barrier, or the next
+ * operation to the rank but a get complete it. */
 int reach_put_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req)
 {
+    uint64_t ticket = 0;
     int st = req_check("reach_put_nb", req);
-    return st != REACH_SUCCESS ? st : req_issue(req, put_checked("reach_put_nb", src, dst, bytes, rank, 0));
+    if (st == REACH_SUCCESS)
+        st = put_checked("reach_put_nb", src, dst, bytes, rank, &ticket);
+    return req_issue_to(req, st, rank, ticket);
 }
 
 int reach_get_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req)
 {
+    uint64_t ticket = 0;
     int st = req_check("reach_get_nb", req);
-    return st != REACH_SUCCESS ? st : req_issue(req, get_checked("reach_get_nb", src, dst, bytes, rank));
+    if (st == REACH_SUCCESS)
+        st = get_checked("reach_get_nb", src, dst, bytes, rank, &ticket);
+    return req_issue_to(req, st, rank, ticket);
 }
 
 int reach_acc_nb(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes,
@@ -86,16 +107,26 @@ int reach_acc_nb(reach_type_t type, const void *scale, const void *src, void *ds
 static int req_valid(const char *call, reach_request_t *req)
 {
     int st = req_check(call, req);
-    if (st == REACH_SUCCESS && req->magic != 0 && req->magic != REQ_MAGIC)
+    if (st == REACH_SUCCESS && req->magic != 0 &&
+        (req->magic != REQ_MAGIC || (req->state >= REQ_FLIGHT && req->state - REQ_FLIGHT >= (uint32_t)rt.size)))
         st = rt_error(REACH_ERR_HANDLE, call, "request %p was never issued by reach", (void *)req);
     return st;
+}
+
+/* The rank of a request in flight, -1 if it is complete. */
+static int req_rank(const reach_request_t *req)
+{
+    return req->magic == REQ_MAGIC && req->state >= REQ_FLIGHT ? (int)(req->state - REQ_FLIGHT) : -1;
 }
 
 int reach_wait(reach_request_t *req)
 {
     int st = req_valid("reach_wait", req);
-    if (st == REACH_SUCCESS)
+    if (st == REACH_SUCCESS) {
+        if (req_rank(req) >= 0)
+            rma_complete(req_rank(req), req->seq);
         memset(req, 0, sizeof *req);
+    }
     return st;
 }
 
@@ -105,7 +136,7 @@ int reach_test(reach_request_t *req, int *done)
     if (st == REACH_SUCCESS && done == NULL)
         st = rt_error(REACH_ERR_ARG, "reach_test", "done is NULL");
     if (st == REACH_SUCCESS) {
-        *done = req->magic == 0 || req->state == REQ_DONE;
+        *done = req_rank(req) < 0 || rma_test(req_rank(req), req->seq);
         if (*done)
             memset(req, 0, sizeof *req);
     }
@@ -116,10 +147,14 @@ int reach_wait_all(void)
 {
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_wait_all", "reach is not initialized");
+    rma_flush_local_all();
     return REACH_SUCCESS;
 }
 
 int reach_wait_rank(int rank)
 {
-    return rt_check_rank("reach_wait_rank", rank);
+    int st = rt_check_rank("reach_wait_rank", rank);
+    if (st == REACH_SUCCESS)
+        rma_flush_local(rank);
+    return st;
 }

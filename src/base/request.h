@@ -1,12 +1,14 @@
 /* Request handles of non-blocking calls. On the node every operation is
- * complete when its call returns, so a request is complete once issued. */
+ * complete when its call returns; a contiguous get or put to another node
+ * may still be in flight: its request holds the rank and the transfer's
+ * ticket (core/rma.h). */
 #ifndef REACH_BASE_REQUEST_H
 #define REACH_BASE_REQUEST_H
 #include <string.h>
 #include "base/state.h"
 
 #define REQ_MAGIC 0x52435251u   /* "RCRQ" */
-enum { REQ_DONE = 1 };
+enum { REQ_DONE = 1, REQ_FLIGHT = 2 };   /* in flight: REQ_FLIGHT + rank */
 
 /* Checks the request pointer of a non-blocking call. */
 static inline int req_check(const char *call, reach_request_t *req)
@@ -18,15 +20,21 @@ static inline int req_check(const char *call, reach_request_t *req)
     return REACH_SUCCESS;
 }
 
-/* Marks req issued (and complete) if the operation's status st is success;
- * returns st. A failed call leaves req as it was. */
-static inline int req_issue(reach_request_t *req, int st)
+/* Marks req issued if the operation's status st is success: complete
+ * (ticket 0), or in flight to rank; returns st. A failed call leaves req
+ * as it was. */
+static inline int req_issue_to(reach_request_t *req, int st, int rank, uint64_t ticket)
 {
     if (st == REACH_SUCCESS) {
         req->magic = REQ_MAGIC;
-        req->state = REQ_DONE;
-        req->seq = 0;
+        req->state = ticket ? REQ_FLIGHT + (uint32_t)rank : REQ_DONE;
+        req->seq = ticket;
     }
     return st;
+}
+
+static inline int req_issue(reach_request_t *req, int st)
+{
+    return req_issue_to(req, st, 0, 0);
 }
 #endif

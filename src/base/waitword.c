@@ -23,12 +23,23 @@ void futex_wake(_Atomic uint32_t *word, int count)
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, count, NULL, NULL, 0);
 }
 
+void (*waitword_poll)(void);
+
+/* Of a wait's spins, one in this many polls the network. */
+#define WAITWORD_POLL_EVERY 4
+
 void waitword_wait_change(waitword_t *ww, uint32_t old)
 {
+    void (*poll)(void) = waitword_poll;
+    if (poll && rt_on_server)   /* a thread-local: read only with a network */
+        poll = NULL;
     for (uint32_t i = 0; i < rt.cfg.spin_count; i++) {
         if (atom_load_acquire(&ww->value) != old)
             return;
-        cpu_relax();
+        if (poll && i % WAITWORD_POLL_EVERY == 0)
+            poll();
+        else
+            cpu_relax();
     }
     /* Announce the sleep before checking again: the waker changes value,
      * then reads sleepers, both seq_cst, so one of us sees the other. */

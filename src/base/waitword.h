@@ -20,6 +20,11 @@ void futex_wake(_Atomic uint32_t *word, int count);
 
 /* Returns once ww->value != old (acquire order). Spins, then sleeps. */
 void waitword_wait_change(waitword_t *ww, uint32_t old);
+/* What the application thread does now and then while it spins in a wait
+ * (the server thread never calls it): the network's progress, so that a
+ * waiting process serves itself what arrives for it rather than wake its
+ * server thread. Set by transport/am while the network is up. */
+extern void (*waitword_poll)(void);
 /* Wakes every sleeper of ww; call after changing ww->value (seq_cst). */
 static inline void waitword_wake(waitword_t *ww)
 {

@@ -56,8 +56,23 @@ static inline int rma_check(const char *call, int rank, const void *remote, size
     return REACH_SUCCESS;
 }
 
-/* With nbi, a put to another node returns at once and src stays
- * unchanged until rma_flush_local, a fence or the next operation to rank. */
+/* A put that returns at once to another node, src unchanged until it
+ * completes: returns 0 if it is complete (always on the node), else a
+ * ticket for rma_complete and rma_test. rma_flush_local, a fence, a
+ * barrier or the next operation to rank but a get complete it too. */
+static inline uint64_t rma_put_nb(int rank, const void *src, uintptr_t raddr, size_t bytes)
+{
+    if (unlikely(bytes == 0))
+        return 0;
+    char *here = rma_here(rank, raddr);
+    if (likely(here != NULL)) {
+        shm_copy(here, src, bytes);
+        return 0;
+    }
+    return am_put_nbi(rank, src, raddr, bytes);
+}
+
+/* With nbi, rma_put_nb without its ticket. */
 static inline void rma_put(int rank, const void *src, uintptr_t raddr, size_t bytes, int nbi)
 {
     if (unlikely(bytes == 0))
@@ -65,8 +80,37 @@ static inline void rma_put(int rank, const void *src, uintptr_t raddr, size_t by
     char *here = rma_here(rank, raddr);
     if (likely(here != NULL))
         shm_copy(here, src, bytes);
+    else if (nbi)
+        am_put_nbi(rank, src, raddr, bytes);
     else
-        (nbi ? am_put_nbi : am_put)(rank, src, raddr, bytes);
+        am_put(rank, src, raddr, bytes);
+}
+
+/* A get that returns before its data has arrived from another node (dst
+ * not to be read until it completes); 0 or a ticket, as rma_put_nb. */
+static inline uint64_t rma_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
+{
+    if (unlikely(bytes == 0))
+        return 0;
+    char *here = rma_here(rank, raddr);
+    if (likely(here != NULL)) {
+        shm_copy(dst, here, bytes);
+        return 0;
+    }
+    return am_get_nb(rank, raddr, dst, bytes);
+}
+
+/* Waits for the transfer of ticket (UINT64_MAX: every one) to rank; tests
+ * whether it is complete. */
+static inline void rma_complete(int rank, uint64_t ticket)
+{
+    if (ticket != 0 && rma_remote(rank))
+        am_complete(rank, ticket);
+}
+
+static inline int rma_test(int rank, uint64_t ticket)
+{
+    return ticket == 0 || !rma_remote(rank) || am_test(rank, ticket);
 }
 
 static inline void rma_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
@@ -155,13 +199,21 @@ static inline void rma_fence(int rank)
         am_flush(rank);
 }
 
+/* Every transfer in flight to any rank is complete. */
+static inline void rma_flush_local_all(void)
+{
+    if (rt.node_count > 1)
+        am_flush_local_all();
+}
+
 static inline void rma_fence_all(void)
 {
     atom_fence_seq_cst();
     am_flush_all();
 }
 
-/* The source of rank's last non-blocking put may be reused. */
+/* Every transfer in flight to rank is complete (a put's source may be
+ * reused, a get's data is here). */
 static inline void rma_flush_local(int rank)
 {
     if (rma_remote(rank))

@@ -270,6 +270,7 @@ static void bx_tree(void)
 
 void sync_barrier(void)
 {
+    rma_flush_local_all();   /* non-blocking transfers: complete at the barrier */
     atom_fence_seq_cst();
     rt_order_release();
     wait_for(WAIT_BARRIER, -1, 0, 0);

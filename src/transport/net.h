@@ -6,8 +6,9 @@
  * net_backends (transport/am/target.c).
  *
  * Each process has two workers: the client (the application thread issues
- * on it) and the server (progressed by the process's server thread, which
- * serves requests from other processes). Messages travel on four
+ * on it) and the server (which serves requests from other processes:
+ * progressed by the process's server thread, or by its application thread
+ * while that waits, never by both at once). Messages travel on four
  * channels: requests from a client to a rank's server, replies from a
  * server to a rank's client, and pushes to a rank's client from a client
  * or from a server.

@@ -103,6 +103,74 @@ static void test_nonblocking(void)
     free(bases);
 }
 
+/* Transfers large enough to be in flight when a non-blocking call to
+ * another node returns: many gets at once, tested until done; a get then a
+ * put to the same bytes (the get sees the old value); completion by
+ * reach_wait_rank, a fence and a barrier; a corrupted request refused. */
+static void test_in_flight(void)
+{
+    enum { BLOCK = 64 << 10 };
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc((size_t)(np + 1) * BLOCK, bases) == REACH_SUCCESS);   /* block np: never written */
+    long *mine = bases[me];
+    size_t per = BLOCK / sizeof(long);
+    for (size_t i = 0; i < (size_t)(np + 1) * per; i++)
+        mine[i] = me * 1000000L + (long)i;
+    long *got = malloc((size_t)np * BLOCK);
+    reach_request_t *req = malloc(sizeof *req * (size_t)(np + 3));
+    reach_barrier();
+    for (int t = 0; t < np; t++)
+        CHECK(reach_get_nb((char *)bases[t] + (size_t)me * BLOCK, (char *)got + (size_t)t * BLOCK, BLOCK, t,
+                           &req[t]) == REACH_SUCCESS);
+    for (int t = 0, left = np; left > 0; t = (t + 1) % np) {
+        int done = 0;
+        if (req[t].magic == 0)
+            continue;
+        CHECK(reach_test(&req[t], &done) == REACH_SUCCESS);
+        left -= done;
+    }
+    for (int t = 0; t < np; t++)
+        for (size_t i = 0; i < per; i += 997)
+            CHECK_EQ_LL(got[(size_t)t * per + i], t * 1000000L + (long)((size_t)me * per + i));
+    reach_barrier();
+    /* A get, then a put to the same bytes: the get reads what was there. */
+    int t = (me + 1) % np;
+    long *theirs = (long *)((char *)bases[t] + (size_t)me * BLOCK);
+    long *fresh = malloc(BLOCK);
+    for (size_t i = 0; i < per; i++)
+        fresh[i] = -1 - (long)i;
+    CHECK(reach_get_nb(theirs, got, BLOCK, t, &req[0]) == REACH_SUCCESS);
+    CHECK(reach_put(fresh, theirs, BLOCK, t) == REACH_SUCCESS);
+    CHECK(reach_wait(&req[0]) == REACH_SUCCESS);
+    CHECK_EQ_LL(got[per - 1], t * 1000000L + (long)((size_t)me * per + per - 1));
+    CHECK(reach_fence(t) == REACH_SUCCESS);
+    CHECK(reach_get(theirs, got, BLOCK, t) == REACH_SUCCESS);
+    CHECK_EQ_LL(got[per - 1], -(long)per);
+    /* A put in flight, completed by reach_wait_rank; another by a fence. */
+    fresh[0] = 42;
+    CHECK(reach_put_nb(fresh, theirs, BLOCK, t, &req[0]) == REACH_SUCCESS);
+    CHECK(reach_wait_rank(t) == REACH_SUCCESS);
+    fresh[1] = 43;
+    CHECK(reach_put_nb(fresh, theirs, BLOCK, t, &req[1]) == REACH_SUCCESS);
+    CHECK(reach_fence(t) == REACH_SUCCESS);
+    /* A get in flight, completed by the barrier: read before any wait. */
+    CHECK(reach_get_nb((char *)bases[t] + (size_t)np * BLOCK, got, sizeof(long), t, &req[2]) == REACH_SUCCESS);
+    reach_barrier();
+    CHECK_EQ_LL(got[0], t * 1000000L + (long)((size_t)np * per));
+    CHECK_EQ_LL(((long *)((char *)bases[me] + (size_t)((me + np - 1) % np) * BLOCK))[1], 43);
+    for (int k = 0; k < 3; k++)
+        CHECK(reach_wait(&req[k]) == REACH_SUCCESS);
+    /* A request whose rank is out of range was never reach's. */
+    req[0] = (reach_request_t){0x52435251u, 2u + (uint32_t)np, 1};
+    CHECK(reach_wait(&req[0]) == REACH_ERR_HANDLE);
+    reach_barrier();
+    free(fresh);
+    free(req);
+    free(got);
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    free(bases);
+}
+
 /* Every rank accumulates into every rank at once; sums are exact because
  * all values are small integers. */
 static void test_accumulate(void)
@@ -217,6 +285,7 @@ int main(int argc, char **argv)
     CHECK(reach_node_of(me) >= 0 && reach_node_of(me) < reach_node_count() && reach_same_node(me));
     test_put_get();
     test_nonblocking();
+    test_in_flight();
     test_accumulate();
     test_uneven_alloc();
     test_stats();

@@ -30,10 +30,17 @@ void am_finalize(void) REACH_HIDDEN;
 const char *am_describe(void) REACH_HIDDEN;
 
 void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes) REACH_HIDDEN;
-/* A put that returns at once: src stays unchanged until am_flush_local,
- * am_flush or the next operation to rank, which wait for it. */
-void am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes) REACH_HIDDEN;
+/* Transfers in flight: a put that returns at once (src stays unchanged)
+ * and a get that returns before its data has arrived. Each returns 0 if
+ * it is complete already, else a ticket: am_complete(rank, ticket) waits
+ * for it, am_test asks. am_flush_local, a fence and the next operation to
+ * rank but a get (location consistency) complete every one to rank. */
+uint64_t am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes) REACH_HIDDEN;
+uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes) REACH_HIDDEN;
+void am_complete(int rank, uint64_t ticket) REACH_HIDDEN;
+int am_test(int rank, uint64_t ticket) REACH_HIDDEN;
 void am_flush_local(int rank) REACH_HIDDEN;
+void am_flush_local_all(void) REACH_HIDDEN;
 /* A put, then one added to the waitword at word (rank's address) and its
  * sleepers woken, in one message. */
 void am_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word) REACH_HIDDEN;

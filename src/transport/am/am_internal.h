@@ -87,6 +87,18 @@ typedef struct am_retry {
     uint64_t msg[];
 } am_retry_t;
 
+/* A rank's transfers in flight (non-blocking gets, put_nbi sends), oldest
+ * first, req[head .. head+count); tickets count them from 1, and ticket t
+ * is complete once done >= t (done + count == issued). */
+typedef struct am_flight {
+    struct am_flown {
+        void *req;
+        const char *what;
+    } *req;
+    unsigned head, count, cap;
+    uint64_t issued, done;
+} am_flight_t;
+
 extern struct am_state {
     const net_backend_t *net;   /* NULL when the job is on one node */
     /* The application thread's side. */
@@ -98,9 +110,11 @@ extern struct am_state {
     uint32_t *fenced;        /* by rank: sent[rank] at the last fence */
     uint32_t *since_ack;     /* by rank: counted requests since the last ack request */
     am_slot_t *fence_slots;  /* by rank: replies of one flush_all */
-    void **inflight;         /* by rank: the send of a put_nbi, until settled */
+    am_flight_t *flight;     /* by rank: transfers in flight */
     char *bounce;            /* one chunk: sends complete before it is reused */
-    /* The server thread's side. */
+    /* The server side: served by whichever thread holds `serve` (a futex
+     * mutex), the server thread or the application thread while it waits. */
+    _Atomic uint32_t serve;
     uint32_t *done_from;     /* by origin: counted requests completed */
     waitword_t done;         /* all counted requests completed here (op_done) */
     am_request_t *deferred;  /* fences waiting for their count */
@@ -126,6 +140,9 @@ void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, ui
 void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 void am_received(void *arg) REACH_HIDDEN;
 void *am_server_main(void *arg) REACH_HIDDEN;
+/* The application thread serves what has arrived, if the server thread
+ * is not serving; the number of events handled. */
+unsigned am_serve_try(void) REACH_HIDDEN;
 /* Whether handler id's requests without answer are counted writes. */
 int am_counted(int id) REACH_HIDDEN;
 

@@ -5,14 +5,22 @@
 #include "base/wait.h"
 
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Waits for progress on the client worker: polls, then sleeps on its file
- * descriptor, so that a waiting process gives its core away. */
+/* Of the client's empty polls, one in this many also serves. */
+#define AM_SERVE_EVERY 4
+
+/* Waits for progress on the client worker, serving meanwhile what arrives
+ * for this process (am_serve_try): polls, then sleeps on the client's file
+ * descriptor (the server thread serves then), so that a waiting process
+ * gives its core away. */
 void am_client_progress(unsigned *spins)
 {
     rt_order_release();
     unsigned progressed = am.net->progress(NET_CLIENT);
+    if (*spins % AM_SERVE_EVERY == 0)
+        progressed += am_serve_try();
     rt_order_acquire();
     if (progressed) {
         *spins = 0;
@@ -50,14 +58,72 @@ static void am_wait_pending(int rank, int below)
         am_client_progress(&spins);
 }
 
-/* Waits until the source of rank's put_nbi, if any, may be reused: then
- * its data is in place at the target (a rendezvous completes at the origin
- * once the target has received it). */
+/* A transfer in flight to rank: its ticket. */
+static uint64_t am_flight_add(int rank, void *req, const char *what)
+{
+    am_flight_t *f = &am.flight[rank];
+    if (f->head + f->count == f->cap) {
+        if (f->head > 0) {
+            memmove(f->req, f->req + f->head, sizeof *f->req * f->count);
+            f->head = 0;
+        } else {
+            unsigned cap = f->cap ? 2 * f->cap : 16;
+            struct am_flown *q = realloc(f->req, sizeof *q * cap);
+            if (!q)
+                rt_oom("non-blocking transfer", sizeof *q * cap);
+            f->req = q;
+            f->cap = cap;
+        }
+    }
+    f->req[f->head + f->count++] = (struct am_flown){req, what};
+    return ++f->issued;
+}
+
+/* Retires rank's oldest transfers that have completed; 1 if none is left
+ * up to ticket. */
+static int am_flight_retire(int rank, uint64_t ticket)
+{
+    am_flight_t *f = &am.flight[rank];
+    while (f->done < ticket && f->count > 0 &&
+           am.net->test(f->req[f->head].req, f->req[f->head].what, rank)) {
+        f->head++;
+        f->count--;
+        f->done++;
+    }
+    if (f->count == 0)
+        f->head = 0;
+    return f->done >= ticket || f->count == 0;
+}
+
+void am_complete(int rank, uint64_t ticket)
+{
+    unsigned spins = 0;
+    while (!am_flight_retire(rank, ticket))
+        am_client_progress(&spins);
+}
+
+int am_test(int rank, uint64_t ticket)
+{
+    if (am_flight_retire(rank, ticket))
+        return 1;
+    unsigned spins = 0;
+    am_client_progress(&spins);
+    return am_flight_retire(rank, ticket);
+}
+
+/* Completes every transfer in flight to rank: a put's source may be
+ * reused, and its data is in place at the target (a rendezvous completes
+ * at the origin once the target has received it); a get's data is here. */
 void am_flush_local(int rank)
 {
-    void *req = am.inflight[rank];
-    am.inflight[rank] = NULL;
-    am_wait_req(req, "put", rank);
+    if (am.flight[rank].count > 0)
+        am_complete(rank, UINT64_MAX);
+}
+
+void am_flush_local_all(void)
+{
+    for (int r = 0; am.net != NULL && r < rt.size; r++)
+        am_flush_local(r);
 }
 
 /* The application thread sends a message: counted, and ordered after what
@@ -128,10 +194,11 @@ void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
  * a flush or flush_local waits for the send. Meanwhile the target's server
  * takes a rendezvous' data while the origin computes: paper 002's
  * sender-side overlap. */
-void am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes)
+uint64_t am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
     am_request_t rq = {.kind = REQ_PUT, .counted = 1, .raddr = raddr};
-    am.inflight[rank] = am_send_nbx(rank, &rq, src, bytes, NULL);
+    void *req = am_send_nbx(rank, &rq, src, bytes, NULL);
+    return req ? am_flight_add(rank, req, "put") : 0;
 }
 
 void am_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
@@ -145,6 +212,15 @@ void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
     am_order(rank);
     am_client_sent();
     am_wait_req(am.net->get(rank, dst, raddr, bytes), "get", rank);
+}
+
+/* Sees every write of this process to rank before it, like am_get. */
+uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
+{
+    am_order(rank);
+    am_client_sent();
+    void *req = am.net->get(rank, dst, raddr, bytes);
+    return req ? am_flight_add(rank, req, "get") : 0;
 }
 
 void am_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
@@ -183,6 +259,7 @@ uint64_t am_word(int rank, uintptr_t raddr, word_op_t op, uint64_t a, uint64_t b
 uint64_t am_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b)
 {
     uint64_t operand = a, result = b;
+    am_flush_local(rank);   /* a get in flight reads what was there before */
     rt_stat_inc(&rt.stats.remote_atomics);
     am_client_sent();
     am_wait_req(am.net->amo(rank, cas, &operand, &result, raddr), "atomic", rank);
@@ -204,6 +281,7 @@ int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const
  * this process sent it; nothing to send if there is none since the last. */
 void am_flush(int rank)
 {
+    am_flush_local(rank);
     if (am.sent[rank] != am.fenced[rank]) {
         am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[rank]};
         am_slot_t slot = {0};
@@ -219,6 +297,7 @@ void am_flush_all(void)
 {
     if (am.net == NULL)
         return;
+    am_flush_local_all();
     for (int r = 0; r < rt.size; r++) {
         if (am.sent[r] == am.fenced[r])
             continue;

@@ -320,24 +320,59 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     am_completed(&rq);
 }
 
+/* One round of serving: handler requests to retry, then what the server
+ * worker has received. The caller holds am.serve. */
+static unsigned am_serve(void)
+{
+    rt_order_acquire();
+    if (am.retries)
+        am_retry();
+    unsigned progressed = am.net->progress(NET_SERVER);
+    rt_order_release();
+    return progressed;
+}
+
+/* Why the application thread serves too: with the server thread asleep, a
+ * request to a process that is itself waiting (in a barrier, for a lock,
+ * for a reply) would cost a wake-up of that thread (~15 us) on the
+ * requester's critical path. A waiting application thread takes am.serve
+ * when it is free and serves the request at once; the server thread holds
+ * am.serve while it runs and lets go of it only to sleep, so no two threads
+ * ever progress the server worker at once. */
+unsigned am_serve_try(void)
+{
+    uint32_t free_value = 0;
+    if (!atom_cas_acquire(&am.serve, &free_value, 1))
+        return 0;
+    unsigned progressed = am_serve();
+    futex_mutex_unlock(&am.serve);
+    return progressed;
+}
+
+static void am_serve_poll(void)
+{
+    am_serve_try();
+}
+
 /* The server polls a little after its last request (REACH_SERVER_SPIN
  * empty progress calls), so that a burst of requests does not pay a
  * wake-up each; then it sleeps on the worker's file descriptor. It polls
  * briefly: a polling server takes the core that the process's own woken
  * thread needs (2 ranks on 2 cores: barrier 14 us at 50 calls, 135 us at
- * 2000). */
+ * 2000). Woken while the application thread serves, it waits for am.serve. */
 void *am_server_main(void *arg)
 {
     (void)arg;
     rt_on_server = 1;
+    /* The thread's malloc arena now, not when it first serves (which may be
+     * late, since a waiting application thread serves too): a process's
+     * mappings stay as reach_init left them (test_resources). */
+    void *volatile first = malloc(64);
+    free(first);
     unsigned idle = 0;
+    futex_mutex_lock(&am.serve);
     while (!atomic_load(&am.stop)) {
-        rt_order_acquire();
-        if (am.retries)
-            am_retry();
-        unsigned progressed = am.net->progress(NET_SERVER);
-        rt_order_release();
-        if (progressed) {
+        if (am_serve()) {
             idle = 0;
             continue;
         }
@@ -346,12 +381,16 @@ void *am_server_main(void *arg)
         idle = 0;
         if (!am.net->arm(NET_SERVER))
             continue;
+        int retrying = am.retries != NULL;
+        futex_mutex_unlock(&am.serve);
         struct pollfd pfd = {am.net->fd(NET_SERVER), POLLIN, 0};
         /* An idle process sleeps here; with requests waiting for a lock
          * that others release by remote atomics, it looks again each ms. */
-        poll(&pfd, 1, am.retries ? 1 : -1);
+        poll(&pfd, 1, retrying ? 1 : -1);
         rt_stat_inc(&rt.stats.server_wakeups);
+        futex_mutex_lock(&am.serve);
     }
+    futex_mutex_unlock(&am.serve);
     return NULL;
 }
 
@@ -371,7 +410,9 @@ static void am_free_state(void)
     free(am.fenced);
     free(am.since_ack);
     free(am.fence_slots);
-    free(am.inflight);
+    for (int r = 0; am.flight && r < rt.size; r++)
+        free(am.flight[r].req);
+    free(am.flight);
     free(am.done_from);
     free(am.deferred);
     free(am.bounce);
@@ -405,15 +446,16 @@ int am_init(void)
     am.fenced = calloc(n, sizeof(uint32_t));
     am.since_ack = calloc(n, sizeof(uint32_t));
     am.fence_slots = calloc(n, sizeof(am_slot_t));
-    am.inflight = calloc(n, sizeof(void *));
+    am.flight = calloc(n, sizeof(am_flight_t));
     am.done_from = calloc(n, sizeof(uint32_t));
     am.deferred = calloc(n, sizeof(am_request_t));
     am.bounce = malloc(sizeof(am_pack_t) + AM_PACK_MAX);
-    if (!am.pending || !am.sent || !am.fenced || !am.since_ack || !am.fence_slots || !am.inflight ||
+    if (!am.pending || !am.sent || !am.fenced || !am.since_ack || !am.fence_slots || !am.flight ||
         !am.done_from || !am.deferred || !am.bounce)
         rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
     atom_store_relaxed(&am.done.value, 0);
     am.net = net;
+    waitword_poll = am_serve_poll;
     rt_order_threads = 1;
     if (pthread_create(&am.thread, NULL, am_server_main, NULL) != 0)
         rt_fatal("reach_init: cannot start the server thread");
@@ -431,6 +473,7 @@ void am_finalize(void)
     atomic_store(&am.stop, 1);
     am.net->signal(NET_SERVER);
     pthread_join(am.thread, NULL);
+    waitword_poll = NULL;
     rt_order_threads = 0;
     am.net->finalize();
     am_free_state();

@@ -1,7 +1,10 @@
 /* The UCX backend of net.h. One UCP context with RMA, 64-bit atomics,
- * active messages and wake-up; two workers per process (client and
- * server), each single-threaded: the application thread progresses the
- * client, the server thread the server. The arena is registered once and
+ * active messages and wake-up; two workers per process: the client, which
+ * only the application thread progresses, and the server, progressed by
+ * one thread at a time (the server thread, or the application thread while
+ * it waits: transport/am serializes them). Both are single-threaded in
+ * UCX's sense, as no two threads use one at once: UCX's serialized mode
+ * would start an async thread of its own. The arena is registered once and
  * its key given to every rank, so gets go zero-copy from the target's
  * memory (UCX emulates them with messages where the network cannot).
  * Atomics use ATOMIC_MODE=cpu: a device's atomics only where they are
