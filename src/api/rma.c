@@ -5,7 +5,6 @@
 
 #include <string.h>
 
-/* A put's checks, then the put (nbi: see rma_put). */
 /* With ticket, the put may still be in flight to another node on return
  * (*ticket: rma_put_nb's). */
 static int put_checked(const char *call, const void *src, void *dst, size_t bytes, int rank,
@@ -20,7 +19,7 @@ static int put_checked(const char *call, const void *src, void *dst, size_t byte
     if (ticket)
         *ticket = rma_put_nb(rank, src, (uintptr_t)dst, bytes);
     else
-        rma_put(rank, src, (uintptr_t)dst, bytes, 0);
+        rma_put(rank, src, (uintptr_t)dst, bytes);
     return REACH_SUCCESS;
 }
 

@@ -72,16 +72,13 @@ static inline uint64_t rma_put_nb(int rank, const void *src, uintptr_t raddr, si
     return am_put_nbi(rank, src, raddr, bytes);
 }
 
-/* With nbi, rma_put_nb without its ticket. */
-static inline void rma_put(int rank, const void *src, uintptr_t raddr, size_t bytes, int nbi)
+static inline void rma_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
     if (unlikely(bytes == 0))
         return;
     char *here = rma_here(rank, raddr);
     if (likely(here != NULL))
         shm_copy(here, src, bytes);
-    else if (nbi)
-        am_put_nbi(rank, src, raddr, bytes);
     else
         am_put(rank, src, raddr, bytes);
 }
@@ -142,7 +139,7 @@ static inline void rma_xfer(xfer_t op, int rank, reach_type_t t, const void *sca
                             uintptr_t raddr, size_t bytes)
 {
     if (op == XFER_PUT)
-        rma_put(rank, local, raddr, bytes, 0);
+        rma_put(rank, local, raddr, bytes);
     else if (op == XFER_GET)
         rma_get(rank, raddr, (void *)local, bytes);
     else

@@ -383,7 +383,7 @@ static int win_xfer(const char *call, xfer_t op, reach_win_t *w, reach_type_t ty
     }
     rma_count(win_kind[op], rank, bytes);
     if (op == XFER_PUT)
-        rma_put(rank, local, (uintptr_t)remote, bytes, 1);
+        rma_put_nb(rank, local, (uintptr_t)remote, bytes);   /* completed by flush_local, flush or unlock */
     else
         rma_xfer(op, rank, type, scale, local, (uintptr_t)remote, bytes);
     return REACH_SUCCESS;

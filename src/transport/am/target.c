@@ -364,11 +364,6 @@ void *am_server_main(void *arg)
 {
     (void)arg;
     rt_on_server = 1;
-    /* The thread's malloc arena now, not when it first serves (which may be
-     * late, since a waiting application thread serves too): a process's
-     * mappings stay as reach_init left them (test_resources). */
-    void *volatile first = malloc(64);
-    free(first);
     unsigned idle = 0;
     futex_mutex_lock(&am.serve);
     while (!atomic_load(&am.stop)) {
