@@ -94,6 +94,7 @@ typedef struct am_flight {
     struct am_flown {
         void *req;
         const char *what;
+        void *hdr;   /* a put's request header, which the network reads until the send completes */
     } *req;
     unsigned head, count, cap;
     uint64_t issued, done;

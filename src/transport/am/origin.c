@@ -59,7 +59,7 @@ static void am_wait_pending(int rank, int below)
 }
 
 /* A transfer in flight to rank: its ticket. */
-static uint64_t am_flight_add(int rank, void *req, const char *what)
+static uint64_t am_flight_add(int rank, void *req, const char *what, void *hdr)
 {
     am_flight_t *f = &am.flight[rank];
     if (f->head + f->count == f->cap) {
@@ -75,7 +75,7 @@ static uint64_t am_flight_add(int rank, void *req, const char *what)
             f->cap = cap;
         }
     }
-    f->req[f->head + f->count++] = (struct am_flown){req, what};
+    f->req[f->head + f->count++] = (struct am_flown){req, what, hdr};
     return ++f->issued;
 }
 
@@ -86,6 +86,7 @@ static int am_flight_retire(int rank, uint64_t ticket)
     am_flight_t *f = &am.flight[rank];
     while (f->done < ticket && f->count > 0 &&
            am.net->test(f->req[f->head].req, f->req[f->head].what, rank)) {
+        free(f->req[f->head].hdr);
         f->head++;
         f->count--;
         f->done++;
@@ -196,9 +197,15 @@ void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
  * sender-side overlap. */
 uint64_t am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
-    am_request_t rq = {.kind = REQ_PUT, .counted = 1, .raddr = raddr};
-    void *req = am_send_nbx(rank, &rq, src, bytes, NULL);
-    return req ? am_flight_add(rank, req, "put") : 0;
+    am_request_t *rq = malloc(sizeof *rq);   /* lives until the send completes */
+    if (!rq)
+        rt_oom("non-blocking put", sizeof *rq);
+    *rq = (am_request_t){.kind = REQ_PUT, .counted = 1, .raddr = raddr};
+    void *req = am_send_nbx(rank, rq, src, bytes, NULL);
+    if (req)
+        return am_flight_add(rank, req, "put", rq);
+    free(rq);
+    return 0;
 }
 
 void am_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
@@ -220,7 +227,7 @@ uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
     am_order(rank);
     am_client_sent();
     void *req = am.net->get(rank, dst, raddr, bytes);
-    return req ? am_flight_add(rank, req, "get") : 0;
+    return req ? am_flight_add(rank, req, "get", NULL) : 0;
 }
 
 void am_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
