@@ -88,15 +88,19 @@ typedef struct am_retry {
 } am_retry_t;
 
 /* A rank's transfers in flight (non-blocking gets, put_nbi sends), oldest
- * first, req[head .. head+count); tickets count them from 1, and ticket t
- * is complete once done >= t (done + count == issued). */
+ * first: a ring of AM_FLIGHT_MAX, made at the first. Tickets count them
+ * from 1; ticket t sits at ring[(t - 1) % AM_FLIGHT_MAX] and is complete
+ * once done >= t. A put's request header lives in its entry, because the
+ * network reads it until the send completes. A full ring completes its
+ * oldest before the next is issued, so a flood of non-blocking transfers
+ * whose requests are dropped holds bounded memory. */
+#define AM_FLIGHT_MAX 256
 typedef struct am_flight {
     struct am_flown {
         void *req;
         const char *what;
-        void *hdr;   /* a put's request header, which the network reads until the send completes */
-    } *req;
-    unsigned head, count, cap;
+        am_request_t hdr;
+    } *ring;
     uint64_t issued, done;
 } am_flight_t;
 

@@ -58,42 +58,43 @@ static void am_wait_pending(int rank, int below)
         am_client_progress(&spins);
 }
 
-/* A transfer in flight to rank: its ticket. */
-static uint64_t am_flight_add(int rank, void *req, const char *what, void *hdr)
-{
-    am_flight_t *f = &am.flight[rank];
-    if (f->head + f->count == f->cap) {
-        if (f->head > 0) {
-            memmove(f->req, f->req + f->head, sizeof *f->req * f->count);
-            f->head = 0;
-        } else {
-            unsigned cap = f->cap ? 2 * f->cap : 16;
-            struct am_flown *q = realloc(f->req, sizeof *q * cap);
-            if (!q)
-                rt_oom("non-blocking transfer", sizeof *q * cap);
-            f->req = q;
-            f->cap = cap;
-        }
-    }
-    f->req[f->head + f->count++] = (struct am_flown){req, what, hdr};
-    return ++f->issued;
-}
-
 /* Retires rank's oldest transfers that have completed; 1 if none is left
  * up to ticket. */
 static int am_flight_retire(int rank, uint64_t ticket)
 {
     am_flight_t *f = &am.flight[rank];
-    while (f->done < ticket && f->count > 0 &&
-           am.net->test(f->req[f->head].req, f->req[f->head].what, rank)) {
-        free(f->req[f->head].hdr);
-        f->head++;
-        f->count--;
+    while (f->done < ticket && f->done < f->issued) {
+        struct am_flown *e = &f->ring[f->done % AM_FLIGHT_MAX];
+        if (!am.net->test(e->req, e->what, rank))
+            return 0;
         f->done++;
     }
-    if (f->count == 0)
-        f->head = 0;
-    return f->done >= ticket || f->count == 0;
+    return 1;
+}
+
+/* The entry of rank's next transfer in flight: made at the first, and
+ * with the oldest completed when the ring is full. */
+static struct am_flown *am_flight_next(int rank)
+{
+    am_flight_t *f = &am.flight[rank];
+    if (!f->ring && !(f->ring = malloc(sizeof *f->ring * AM_FLIGHT_MAX)))
+        rt_oom("non-blocking transfer", sizeof *f->ring * AM_FLIGHT_MAX);
+    if (f->issued - f->done == AM_FLIGHT_MAX)
+        am_complete(rank, f->done + 1);
+    return &f->ring[f->issued % AM_FLIGHT_MAX];
+}
+
+/* Enters rank's next transfer, req (NULL if complete): its ticket, 0 if
+ * complete. */
+static uint64_t am_flight_add(int rank, void *req, const char *what)
+{
+    if (!req)
+        return 0;
+    am_flight_t *f = &am.flight[rank];
+    struct am_flown *e = &f->ring[f->issued % AM_FLIGHT_MAX];
+    e->req = req;
+    e->what = what;
+    return ++f->issued;
 }
 
 void am_complete(int rank, uint64_t ticket)
@@ -117,7 +118,7 @@ int am_test(int rank, uint64_t ticket)
  * at the origin once the target has received it); a get's data is here. */
 void am_flush_local(int rank)
 {
-    if (am.flight[rank].count > 0)
+    if (am.flight[rank].issued > am.flight[rank].done)
         am_complete(rank, UINT64_MAX);
 }
 
@@ -197,15 +198,9 @@ void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
  * sender-side overlap. */
 uint64_t am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
-    am_request_t *rq = malloc(sizeof *rq);   /* lives until the send completes */
-    if (!rq)
-        rt_oom("non-blocking put", sizeof *rq);
+    am_request_t *rq = &am_flight_next(rank)->hdr;
     *rq = (am_request_t){.kind = REQ_PUT, .counted = 1, .raddr = raddr};
-    void *req = am_send_nbx(rank, rq, src, bytes, NULL);
-    if (req)
-        return am_flight_add(rank, req, "put", rq);
-    free(rq);
-    return 0;
+    return am_flight_add(rank, am_send_nbx(rank, rq, src, bytes, NULL), "put");
 }
 
 void am_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
@@ -226,8 +221,8 @@ uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
     am_order(rank);
     am_client_sent();
-    void *req = am.net->get(rank, dst, raddr, bytes);
-    return req ? am_flight_add(rank, req, "get", NULL) : 0;
+    am_flight_next(rank);
+    return am_flight_add(rank, am.net->get(rank, dst, raddr, bytes), "get");
 }
 
 void am_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)

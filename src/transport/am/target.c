@@ -406,7 +406,7 @@ static void am_free_state(void)
     free(am.since_ack);
     free(am.fence_slots);
     for (int r = 0; am.flight && r < rt.size; r++)
-        free(am.flight[r].req);
+        free(am.flight[r].ring);
     free(am.flight);
     free(am.done_from);
     free(am.deferred);
