@@ -66,7 +66,9 @@
     X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
       "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)") \
     X(peer_timeout, "REACH_PEER_TIMEOUT", SECONDS, "2",                              \
-      "seconds a waiting process allows a rank of its machine that ended without reach_finalize before it ends the job naming that rank (0: never check)") \
+      "seconds a waiting process allows a rank that ended without reach_finalize (found in /proc on this machine, or by the network) before it ends the job naming that rank (0: never check)") \
+    X(peer_proc, "REACH_PEER_PROC", BOOL, "1",                                       \
+      "look for ranks of this machine that have ended in /proc; 0 leaves lost ranks to the network's own failure detection (ranks of this node are then never found)") \
     X(wait_report, "REACH_WAIT_REPORT", SECONDS, "60",                               \
       "seconds in a mutex, barrier, counter, notification or window lock wait after which a process prints, once, what it waits for and who holds it (0: never)")
 

@@ -37,6 +37,7 @@ typedef struct peer {
     int machine;        /* lowest world rank of its machine */
     int pid;            /* its process on that machine, */
     unsigned long long pstart;   /* and when it started (clock ticks since boot) */
+    _Atomic int lost;   /* the network has found it failed (wait_peer_lost) */
 } peer_t;
 
 typedef struct runtime {

@@ -47,10 +47,27 @@ int wait_proc_state(int pid, char *state, unsigned long long *start)
     return 0;
 }
 
+/* The first failure the network reported, for the message: lost_said is
+ * 1 while it is written, 2 once it may be read. */
+static char lost_why[128];
+static _Atomic int lost_said;
+
+void wait_peer_lost(int rank, const char *why)
+{
+    int none = 0;
+    if (atomic_compare_exchange_strong(&lost_said, &none, 1)) {
+        snprintf(lost_why, sizeof lost_why, "%s", why);
+        atomic_store(&lost_said, 2);
+    }
+    atomic_store_explicit(&rt.peers[rank].lost, 1, memory_order_release);
+}
+
 int wait_peer_gone(int rank)
 {
     const peer_t *p = &rt.peers[rank];
-    if (rank == rt.rank || p->machine != rt.peers[rt.rank].machine)
+    if (atomic_load_explicit(&p->lost, memory_order_acquire))
+        return 1;
+    if (!rt.cfg.peer_proc || rank == rt.rank || p->machine != rt.peers[rt.rank].machine)
         return 0;
     char state;
     unsigned long long start;
@@ -151,8 +168,11 @@ void wait_tick(void)
                 n += snprintf(who + n, sizeof who - (size_t)n, "%s%d (pid %d)", count++ ? ", " : "", r,
                               rt.peers[r].pid);
         wait_describe(what, sizeof what);
-        rt_fatal("rank%s %s %s ended without reach_finalize (killed, crashed or exited), and this "
+        char net[160] = "";
+        if (atomic_load(&lost_said) == 2)
+            snprintf(net, sizeof net, " (the network reports: %s)", lost_why);
+        rt_fatal("rank%s %s %s ended without reach_finalize (killed, crashed or exited)%s, and this "
                  "rank still waits %s; ending the job",
-                 count > 1 ? "s" : "", who, count > 1 ? "have" : "has", what);
+                 count > 1 ? "s" : "", who, count > 1 ? "have" : "has", net, what);
     }
 }

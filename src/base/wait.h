@@ -2,15 +2,16 @@
  * the network worker's descriptor) calls wait_tick() each time it wakes, at
  * least every WAIT_SLEEP_MS. The tick does two things:
  *
- * - Lost peers: it checks, a few times a second, that the ranks on this
- *   machine are still running (their /proc entry, with the start time
- *   recorded at reach_init, so a reused pid does not count). A rank that
- *   ended without reach_finalize (killed, crashed, exited) can never
- *   answer; once one has been gone for REACH_PEER_TIMEOUT seconds and this
- *   process still waits, the job ends with a message naming that rank.
- *   Ranks on other machines are reached through UCX, which reports a
- *   failed peer as the failure of an operation to it (and the message of
- *   that failure names the rank).
+ * - Lost peers: a rank that ended without reach_finalize (killed,
+ *   crashed, exited) can never answer; once one has been gone for
+ *   REACH_PEER_TIMEOUT seconds and this process still waits, the job ends
+ *   with a message naming that rank. Two things find such a rank. The
+ *   tick checks, a few times a second, that the ranks on this machine are
+ *   still running (their /proc entry, with the start time recorded at
+ *   reach_init, so a reused pid does not count; REACH_PEER_PROC=0 turns
+ *   this off). And the network backend reports a rank of another node
+ *   whose failure it has seen (wait_peer_lost), from whichever thread
+ *   progressed it.
  * - Deadlock help: a process that has waited REACH_WAIT_REPORT seconds in a
  *   mutex, barrier, counter, notification or window lock prints, once per
  *   wait, what it waits for and who holds it, and keeps waiting.
@@ -94,7 +95,11 @@ int wait_proc_state(int pid, char *state, unsigned long long *start) REACH_HIDDE
  * normally). */
 void wait_start_checks(void) REACH_HIDDEN;
 void wait_stop_checks(void) REACH_HIDDEN;
-/* 1 if rank is on this machine and has ended without reach_finalize. */
+/* 1 if rank has ended without reach_finalize: found in /proc (a rank of
+ * this machine) or by the network. */
 int wait_peer_gone(int rank) REACH_HIDDEN;
+/* The network has found rank failed, for the reason why: any thread may
+ * call it; the application thread's next tick counts rank as gone. */
+void wait_peer_lost(int rank, const char *why) REACH_HIDDEN;
 
 #endif

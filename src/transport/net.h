@@ -15,7 +15,8 @@
  *
  * Every entry that fails ends the job with a message naming the operation
  * and the rank (rt_fatal): a backend never returns an error to the
- * protocol once started. */
+ * protocol once started. A backend that finds a rank failed while it
+ * progresses says so with wait_peer_lost (base/wait.h). */
 #ifndef REACH_TRANSPORT_NET_H
 #define REACH_TRANSPORT_NET_H
 
@@ -78,6 +79,9 @@ typedef struct net_backend {
     /* 1 if the worker may sleep on its descriptor (nothing pending). */
     int (*arm)(net_worker_t w);
     int (*fd)(net_worker_t w);
+    /* The longest a sleeping worker may go without progress, in ms, so
+     * that the backend's checks on its peers run (-1: no limit). */
+    int (*idle_ms)(void);
     /* Wakes the thread sleeping on w's descriptor. */
     void (*signal)(net_worker_t w);
 } net_backend_t;

@@ -379,9 +379,10 @@ void *am_server_main(void *arg)
         int retrying = am.retries != NULL;
         futex_mutex_unlock(&am.serve);
         struct pollfd pfd = {am.net->fd(NET_SERVER), POLLIN, 0};
-        /* An idle process sleeps here; with requests waiting for a lock
-         * that others release by remote atomics, it looks again each ms. */
-        poll(&pfd, 1, retrying ? 1 : -1);
+        /* An idle process sleeps here (waking as the backend's checks
+         * on its peers need); with requests waiting for a lock that
+         * others release by remote atomics, it looks again each ms. */
+        poll(&pfd, 1, retrying ? 1 : am.net->idle_ms());
         rt_stat_inc(&rt.stats.server_wakeups);
         futex_mutex_lock(&am.serve);
     }

@@ -10,7 +10,8 @@
  * Atomics use ATOMIC_MODE=cpu: a device's atomics only where they are
  * coherent with the CPU's, emulated at the target's server worker
  * otherwise, so they are atomic against the CPU atomics of the target's
- * node. */
+ * node. With REACH_PEER_TIMEOUT, one more endpoint per rank watches for
+ * its failure (ux_watch). */
 #include "transport/net.h"
 #include "base/state.h"
 #include "base/wait.h"
@@ -29,6 +30,7 @@ static struct {
     int fd[2];
     ucp_mem_h mem;
     ucp_ep_h *ep[3];         /* by channel, by rank: request (client to server), reply, push */
+    ucp_ep_h *watch;         /* by rank: the server's peer failure watch (ux_watch) */
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
 } ux;
@@ -43,8 +45,8 @@ static ucp_worker_h ux_from(int ep)
 
 _Noreturn static void ux_failed(const char *what, int rank, ucs_status_t s)
 {
-    rt_fatal("UCX %s to rank %d failed: %s%s", what, rank, ucs_status_string(s),
-             wait_peer_gone(rank) ? " (that rank has ended without reach_finalize)" : "");
+    rt_fatal("UCX %s to rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid, ucs_status_string(s),
+             wait_peer_gone(rank) ? "; that rank has ended without reach_finalize (killed, crashed or exited)" : "");
 }
 
 static int ux_test(void *req, const char *what, int rank)
@@ -148,6 +150,21 @@ static int ux_fd(net_worker_t w)
     return ux.fd[w];
 }
 
+/* The keepalive interval: a quarter of REACH_PEER_TIMEOUT, at least
+ * 50 ms. */
+static int ux_keepalive_ms(void)
+{
+    double ms = rt.cfg.peer_timeout * 250;
+    return ms < 50 ? 50 : ms > 1e8 ? 100000000 : (int)ms;
+}
+
+/* Keepalive runs only when a worker is progressed: with lost-peer checks
+ * on, a sleeping worker wakes once an interval. */
+static int ux_idle_ms(void)
+{
+    return rt.cfg.peer_timeout > 0 ? ux_keepalive_ms() : -1;
+}
+
 static void ux_signal(net_worker_t w)
 {
     ucp_worker_signal(ux.worker[w]);
@@ -231,25 +248,55 @@ static void ux_disconnect(void)
             ucp_rkey_destroy(ux.rkey[r]);
         for (int c = 0; c < 3; c++)
             ux_close(ux_from(c), ux.ep[c][r]);
+        ux_close(ux.worker[NET_SERVER], ux.watch[r]);
     }
     for (int c = 0; c < 3; c++) {
         free(ux.ep[c]);
         ux.ep[c] = NULL;
     }
+    free(ux.watch);
+    ux.watch = NULL;
     free(ux.rkey);
     ux.rkey = NULL;
+}
+
+/* UCX found the rank at the other end of a watch endpoint failed: the
+ * rank is lost. The endpoint is not used again but to close it. */
+static void ux_ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
+{
+    (void)ep;
+    wait_peer_lost((int)(intptr_t)arg, ucs_status_string(status));
+}
+
+/* With lost-peer checks on (REACH_PEER_TIMEOUT), the server worker has one
+ * more endpoint to each rank's server that carries nothing: it is opened
+ * in UCX's peer failure mode, whose keepalive (or a connection reset)
+ * finds a failed peer. The endpoints that carry data stay in the default
+ * mode: on this UCX (1.13), peer failure mode excludes the shared-memory
+ * transports and would send everything over TCP. */
+static ucs_status_t ux_watch(int rank, void *address)
+{
+    ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                                       UCP_EP_PARAM_FIELD_ERR_HANDLER,
+                         .address = (ucp_address_t *)address,
+                         .err_mode = UCP_ERR_HANDLING_MODE_PEER,
+                         .err_handler = {ux_ep_failed, (void *)(intptr_t)rank}};
+    if (rt.cfg.peer_timeout <= 0)
+        return UCS_OK;
+    return ucp_ep_create(ux.worker[NET_SERVER], &p, &ux.watch[rank]);
 }
 
 /* Connects to every other rank from the gathered addresses and keys. */
 static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *rkey, size_t klen)
 {
-    int st = REACH_SUCCESS, *off[3] = {NULL, NULL, NULL};
+    int st = REACH_SUCCESS, unwatched = 0, *off[3] = {NULL, NULL, NULL};
     char *all[3] = {boot_allgatherv(saddr, slen, &off[0]), boot_allgatherv(caddr, clen, &off[1]),
                     boot_allgatherv(rkey, klen, &off[2])};
     for (int c = 0; c < 3; c++)
         ux.ep[c] = calloc((size_t)rt.size, sizeof(ucp_ep_h));
     ux.rkey = calloc((size_t)rt.size, sizeof *ux.rkey);
-    if (!ux.ep[0] || !ux.ep[1] || !ux.ep[2] || !ux.rkey)
+    ux.watch = calloc((size_t)rt.size, sizeof(ucp_ep_h));
+    if (!ux.ep[0] || !ux.ep[1] || !ux.ep[2] || !ux.rkey || !ux.watch)
         rt_oom("reach_init", sizeof(ucp_ep_h) * (size_t)rt.size);
     for (int r = 0; r < rt.size && st == REACH_SUCCESS; r++) {
         if (rt.peers[r].node == rt.node)
@@ -265,7 +312,14 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
             (s = ucp_ep_rkey_unpack(ux.ep[NET_REQUEST][r], all[2] + off[2][r], &ux.rkey[r])) != UCS_OK)
             st = rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot reach rank %d: %s", r,
                           ucs_status_string(s));
+        else if (ux_watch(r, all[0] + off[0][r]) != UCS_OK)
+            unwatched++;
     }
+    if (unwatched > 0)
+        rt_error(REACH_SUCCESS, "reach_init",
+                 "UCX has no transport with peer failure handling to %d other rank%s (UCX_TLS?): a lost "
+                 "rank there is found only by the /proc check, on this machine",
+                 unwatched, unwatched > 1 ? "s" : "");
     for (int c = 0; c < 3; c++) {
         free(all[c]);
         free(off[c]);
@@ -296,6 +350,13 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         goto agree;
     }
     s = ucp_config_modify(config, "ATOMIC_MODE", "cpu");
+    /* Keepalive rounds four times per REACH_PEER_TIMEOUT (UCX's default
+     * is 20 s), unless the user chose. */
+    char interval[32];
+    snprintf(interval, sizeof interval, "%dms", ux_keepalive_ms());
+    if (s == UCS_OK && rt.cfg.peer_timeout > 0 && !getenv("UCX_KEEPALIVE_INTERVAL") &&
+        !getenv("REACH_UCX_KEEPALIVE_INTERVAL"))
+        s = ucp_config_modify(config, "KEEPALIVE_INTERVAL", interval);
     if (s == UCS_OK)
         s = ucp_init(&params, config, &ux.ctx);
     ucp_config_release(config);
@@ -390,5 +451,6 @@ const net_backend_t net_ucx = {
     .progress = ux_progress,
     .arm = ux_arm,
     .fd = ux_fd,
+    .idle_ms = ux_idle_ms,
     .signal = ux_signal,
 };
