@@ -15,4 +15,7 @@ void boot_finalize(void) REACH_HIDDEN;
 char *boot_allgatherv(const void *mine, size_t len, int **offsets) REACH_HIDDEN;
 /* Collective: a barrier of every rank (start-up and shut-down only). */
 void boot_barrier(void) REACH_HIDDEN;
+/* Collective: the same, calling progress() while it waits, for what the
+ * other ranks need of this one until they arrive too. */
+void boot_barrier_progress(void (*progress)(void)) REACH_HIDDEN;
 #endif

@@ -134,3 +134,12 @@ void boot_barrier(void)
 {
     MPI_Barrier(rt.comm);
 }
+
+void boot_barrier_progress(void (*progress)(void))
+{
+    MPI_Request req;
+    int done = 0;
+    MPI_Ibarrier(rt.comm, &req);
+    while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+        progress();
+}

@@ -239,17 +239,30 @@ static inline uint64_t rma_word_amo(int rank, uintptr_t raddr, int cas, uint64_t
     return word_apply(here, cas ? WORD_CAS64 : WORD_ADD64, a, b);
 }
 
-/* Copies bytes to raddr of rank, then adds one to the waitword at word
- * there and wakes its sleepers: one message to another node. */
-static inline void rma_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
+/* A signal to one waiter: copies bytes to raddr of rank, then adds one to
+ * the waitword at word there. On the node, stores and a futex wake; to
+ * another node, one message to rank's application thread, which takes it
+ * in rma_wait_signal (no thread of rank's wakes for it). */
+static inline void rma_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
 {
     char *here = rma_here(rank, raddr);
     if (here == NULL) {
-        am_put_signal(rank, src, raddr, bytes, word);
+        am_signal(rank, src, raddr, bytes, word);
         return;
     }
     memcpy(here, src, bytes);
     waitword_add((waitword_t *)(void *)rma_here(rank, word), 1);
+}
+
+/* Waits until this process's waitword ww has counted to target, which
+ * rma_signal from rank `from` completes: a futex wait if from is on this
+ * node, else taking the network's signals meanwhile. */
+static inline void rma_wait_signal(waitword_t *ww, uint32_t target, int from)
+{
+    if (rma_here(from, rt.peers[from].rbase) != NULL)
+        waitword_wait_count(ww, target);
+    else
+        am_wait_signal(ww, target);
 }
 
 #endif

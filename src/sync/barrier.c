@@ -56,11 +56,15 @@ static inline waitword_t *bx_word(size_t off)
 }
 
 /* Waits until the waitword at header offset off has counted to target,
- * which the signal of rank `from` completes (-1: of several ranks). */
+ * which the signal of rank `from` completes (-1: of several ranks, by
+ * bx_signal). */
 static void bx_wait(size_t off, uint32_t target, int from)
 {
     wait_now.what.rank = from;
-    waitword_wait_count(bx_word(off), target);
+    if (from < 0)
+        waitword_wait_count(bx_word(off), target);
+    else
+        rma_wait_signal(bx_word(off), target, from);
 }
 
 /* The node barrier: waits for the ranks of the node. */
@@ -71,10 +75,16 @@ static void bx_node(void)
 }
 
 /* Adds one to the waitword at header offset off of rank's arena, waking
- * its sleepers: a store on this node, one message to another. */
-static void bx_signal(int rank, size_t off)
+ * its sleepers: a store on this node, one message to another. A waiter
+ * that knows the one rank that signals it (bx_wait's from) is signalled by
+ * rma_signal instead, which it takes itself: nothing of its process has
+ * to wake. */
+static void bx_signal(int rank, size_t off, int waiter_knows)
 {
-    rma_word(rank, rt.peers[rank].rbase + off, WORD_ADD32_WAKE, 1, 0);
+    if (waiter_knows)
+        rma_signal(rank, NULL, 0, 0, rt.peers[rank].rbase + off);
+    else
+        rma_word(rank, rt.peers[rank].rbase + off, WORD_ADD32_WAKE, 1, 0);
 }
 
 /* Collective: the combined barrier's round buffers, once. */
@@ -208,7 +218,7 @@ static void bx_hierarchical(void)
         for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
             int peer = rt.node_members[rt.node_first[(i + dist) % n]];
             int from = rt.node_members[rt.node_first[(i + n - dist) % n]];
-            bx_signal(peer, ARENA_DISSEM_OFF + (size_t)k * sizeof(waitword_t));
+            bx_signal(peer, ARENA_DISSEM_OFF + (size_t)k * sizeof(waitword_t), 1);
             bx_wait(ARENA_DISSEM_OFF + (size_t)k * sizeof(waitword_t), bx.dissem_epoch, from);
         }
     }
@@ -240,7 +250,7 @@ static uint32_t bx_exchange(void)
             }
         size_t off = (size_t)k * bx.per_round * sizeof(uint32_t);
         size_t word = ARENA_XCHG_OFF + (size_t)k * sizeof(waitword_t);
-        rma_put_signal(peer, bx.out, bx.raddr[peer] + off, m * sizeof(uint32_t), rt.peers[peer].rbase + word);
+        rma_signal(peer, bx.out, bx.raddr[peer] + off, m * sizeof(uint32_t), rt.peers[peer].rbase + word);
         bx_wait(word, bx.xchg_epoch, (me + n - d) % n);
         const uint32_t *in = bx.buf + (size_t)k * bx.per_round;
         m = 0;
@@ -261,11 +271,12 @@ static void bx_tree(void)
     bx.tree_epoch++;
     bx_wait(ARENA_TREE_ARRIVE_OFF, bx.arrivals, children == 1 ? first : -1);
     if (me > 0) {
-        bx_signal((me - 1) / radix, ARENA_TREE_ARRIVE_OFF);
-        bx_wait(ARENA_TREE_RELEASE_OFF, bx.tree_epoch, (me - 1) / radix);
+        int parent = (me - 1) / radix, siblings = n - 1 - parent * radix < radix ? n - 1 - parent * radix : radix;
+        bx_signal(parent, ARENA_TREE_ARRIVE_OFF, siblings == 1);
+        bx_wait(ARENA_TREE_RELEASE_OFF, bx.tree_epoch, parent);
     }
     for (int c = first; c <= last; c++)
-        bx_signal(c, ARENA_TREE_RELEASE_OFF);
+        bx_signal(c, ARENA_TREE_RELEASE_OFF, 1);
 }
 
 void sync_barrier(void)

@@ -153,6 +153,34 @@ static void test_in_flight(void)
     fresh[1] = 43;
     CHECK(reach_put_nb(fresh, theirs, BLOCK, t, &req[1]) == REACH_SUCCESS);
     CHECK(reach_fence(t) == REACH_SUCCESS);
+    /* Gets in flight together to one rank, of sizes about the point where
+     * they are sent by the target's server (REACH_GET_SEND), into
+     * unaligned places: each lands where it should, and nowhere else. */
+    {
+        enum { GETS = 6 };
+        static const size_t size[GETS] = {8, 16383, 16384, 16387, 40000, (64 << 10) - 64};
+        size_t at[GETS], total = 0;
+        for (int k = 0; k < GETS; k++) {
+            at[k] = total + 1 + (size_t)k;
+            total = at[k] + size[k];
+        }
+        char *dst = malloc(total + 1);
+        reach_request_t greq[GETS];
+        memset(dst, 0x5a, total + 1);
+        const char *src = (const char *)bases[t] + (size_t)me * BLOCK;
+        for (int k = 0; k < GETS; k++)
+            CHECK(reach_get_nb(src + (size_t)k * 8, dst + at[k], size[k], t, &greq[k]) == REACH_SUCCESS);
+        CHECK(reach_wait_all() == REACH_SUCCESS);
+        CHECK(reach_get(theirs, got, BLOCK, t) == REACH_SUCCESS);   /* the model: the bytes as they are */
+        size_t bad = 0;
+        for (int k = 0; k < GETS; k++) {
+            bad += memcmp(dst + at[k], (const char *)got + (size_t)k * 8, size[k]) != 0;
+            bad += dst[at[k] - 1] != 0x5a;
+        }
+        bad += dst[total] != 0x5a;
+        CHECK_EQ_LL((long long)bad, 0);
+        free(dst);
+    }
     /* A get in flight, completed by the barrier: read before any wait. */
     CHECK(reach_get_nb((char *)bases[t] + (size_t)np * BLOCK, got, sizeof(long), t, &req[2]) == REACH_SUCCESS);
     reach_barrier();

@@ -41,9 +41,14 @@ void am_complete(int rank, uint64_t ticket) REACH_HIDDEN;
 int am_test(int rank, uint64_t ticket) REACH_HIDDEN;
 void am_flush_local(int rank) REACH_HIDDEN;
 void am_flush_local_all(void) REACH_HIDDEN;
-/* A put, then one added to the waitword at word (rank's address) and its
- * sleepers woken, in one message. */
-void am_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word) REACH_HIDDEN;
+/* A signal: bytes copied to raddr, then one added to the waitword at word
+ * (both rank's addresses), in one message to rank's application thread,
+ * which takes it while it waits for it (am_wait_signal): no thread of
+ * rank's has to wake. */
+void am_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word) REACH_HIDDEN;
+/* Waits until this process's waitword ww has counted to target, taking
+ * signals (and serving requests) meanwhile. */
+void am_wait_signal(waitword_t *ww, uint32_t target) REACH_HIDDEN;
 void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes) REACH_HIDDEN;
 void am_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
             size_t bytes) REACH_HIDDEN;

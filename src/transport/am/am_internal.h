@@ -11,7 +11,7 @@
 
 enum {
     REQ_PUT, REQ_ACC, REQ_ATOMIC, REQ_WORD, REQ_CALL, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV,
-    REQ_ACCV, REQ_GETV, REQ_FENCE, REQ_SIGNAL
+    REQ_ACCV, REQ_GETV, REQ_FENCE, REQ_SIGNAL, REQ_GET_SEND, REQ_GET_DATA
 };
 
 /* Requests that write and return nothing (puts, accumulates, counted
@@ -97,12 +97,19 @@ typedef struct am_retry {
 #define AM_FLIGHT_MAX 256
 typedef struct am_flight {
     struct am_flown {
-        void *req;
+        void *req;           /* the network's request, or AM_SENT_GET */
         const char *what;
         am_request_t hdr;
+        /* A get that the target sends (am_get_nb): where its data goes,
+         * and 1 once it is there (set by this process's server). */
+        void *dst;
+        _Atomic int arrived;
     } *ring;
     uint64_t issued, done;
 } am_flight_t;
+/* The req of a get in flight that the target's server sends to this
+ * process's server (REQ_GET_SEND, answered by REQ_GET_DATA). */
+#define AM_SENT_GET ((void *)1)
 
 extern struct am_state {
     const net_backend_t *net;   /* NULL when the job is on one node */

@@ -15,6 +15,18 @@
  * for this process (am_serve_try): polls, then sleeps on the client's file
  * descriptor (the server thread serves then), so that a waiting process
  * gives its core away. */
+/* Sleeps on the client's file descriptor until something arrives (10 ms
+ * at most), unless something has already. */
+static void am_client_sleep(void)
+{
+    if (am.net->arm(NET_CLIENT)) {
+        struct pollfd pfd = {am.net->fd(NET_CLIENT), POLLIN, 0};
+        rt_stat_inc(&rt.stats.blocking_waits);
+        wait_tick();
+        poll(&pfd, 1, 10);
+    }
+}
+
 void am_client_progress(unsigned *spins)
 {
     rt_order_release();
@@ -29,12 +41,7 @@ void am_client_progress(unsigned *spins)
     if (++*spins < rt.cfg.spin_count)
         return;
     *spins = 0;
-    if (am.net->arm(NET_CLIENT)) {
-        struct pollfd pfd = {am.net->fd(NET_CLIENT), POLLIN, 0};
-        rt_stat_inc(&rt.stats.blocking_waits);
-        wait_tick();
-        poll(&pfd, 1, 10);
-    }
+    am_client_sleep();
 }
 
 void am_wait_req(void *req, const char *what, int rank)
@@ -65,7 +72,8 @@ static int am_flight_retire(int rank, uint64_t ticket)
     am_flight_t *f = &am.flight[rank];
     while (f->done < ticket && f->done < f->issued) {
         struct am_flown *e = &f->ring[f->done % AM_FLIGHT_MAX];
-        if (!am.net->test(e->req, e->what, rank))
+        if (e->req == AM_SENT_GET ? !atomic_load_explicit(&e->arrived, memory_order_acquire)
+                                  : !am.net->test(e->req, e->what, rank))
             return 0;
         f->done++;
     }
@@ -203,11 +211,6 @@ uint64_t am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes)
     return am_flight_add(rank, am_send_nbx(rank, rq, src, bytes, NULL), "put");
 }
 
-void am_put_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
-{
-    am_request_t rq = {.kind = REQ_SIGNAL, .raddr = raddr, .b = word};
-    am_send(rank, &rq, src, bytes, NULL);
-}
 
 void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
@@ -216,13 +219,28 @@ void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
     am_wait_req(am.net->get(rank, dst, raddr, bytes), "get", rank);
 }
 
-/* Sees every write of this process to rank before it, like am_get. */
+/* Sees every write of this process to rank before it, like am_get. A
+ * large get from a rank of this machine is sent by the target's server to
+ * this process's server, which receives it while the application thread
+ * computes: there the network's get is done in software by the target's
+ * worker and completes only as far as this process's application thread
+ * progresses (UCX's shared-memory transports cannot address the arena). */
 uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
     am_order(rank);
+    struct am_flown *e = am_flight_next(rank);
+    if (bytes < rt.cfg.get_send || rt.peers[rank].machine != rt.peers[rt.rank].machine) {
+        am_client_sent();
+        return am_flight_add(rank, am.net->get(rank, dst, raddr, bytes), "get");
+    }
+    e->dst = dst;
+    atomic_store_explicit(&e->arrived, 0, memory_order_relaxed);
+    /* Not am_send: the transfers in flight to rank stay there (a get
+     * conflicts with none of them, and am_order has completed the puts). */
+    am_request_t rq = {.kind = REQ_GET_SEND, .origin = rt.rank, .raddr = raddr, .a = bytes, .b = (uintptr_t)e};
     am_client_sent();
-    am_flight_next(rank);
-    return am_flight_add(rank, am.net->get(rank, dst, raddr, bytes), "get");
+    am_wait_req(am.net->send(NET_REQUEST, rank, &rq, sizeof rq, NULL, 0, NET_EAGER), "send", rank);
+    return am_flight_add(rank, AM_SENT_GET, "get");
 }
 
 void am_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
@@ -329,6 +347,34 @@ void am_push(int rank, int64_t value)
     am_wait_req(am.net->send(NET_PUSH, rank, &value, sizeof value, NULL, 0, NET_EAGER), "push", rank);
 }
 
+void am_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
+{
+    am_request_t rq = {.kind = REQ_SIGNAL, .origin = rt.rank, .raddr = raddr, .b = word};
+    am_client_sent();
+    am_wait_req(am.net->send(NET_PUSH, rank, &rq, sizeof rq, src, bytes, NET_EAGER), "signal", rank);
+}
+
+/* Spins as a wait on a word does (waitword_wait_change): requests served
+ * meanwhile do not prolong the spinning, which leaves them to the server
+ * thread once the waiter sleeps (else both threads would run on their
+ * account). */
+void am_wait_signal(waitword_t *ww, uint32_t target)
+{
+    for (uint32_t i = 1; (int32_t)(atom_load_acquire(&ww->value) - target) < 0; i++) {
+        rt_order_release();
+        unsigned got = am.net->progress(NET_CLIENT);
+        if (i % AM_SERVE_EVERY == 0)
+            am_serve_try();
+        rt_order_acquire();
+        if (got) {
+            i = 0;
+        } else if (i >= rt.cfg.spin_count) {
+            am_client_sleep();
+            i = 0;
+        }
+    }
+}
+
 int64_t am_wait_push(void)
 {
     unsigned spins = 0;
@@ -338,14 +384,24 @@ int64_t am_wait_push(void)
     return am.pushed;
 }
 
+/* A value pushed (its header is the value) or a signal (an am_request_t,
+ * with its data). */
 void am_on_push(const void *hdr, size_t hlen, void *data, size_t len, void *rndv)
 {
-    (void)data;
-    (void)len;
-    if (hlen != sizeof am.pushed || rndv)
+    am_request_t rq;
+    if (rndv || (hlen != sizeof am.pushed && hlen != sizeof rq))
         rt_fatal("network: malformed push");
-    memcpy(&am.pushed, hdr, sizeof am.pushed);
-    am.pushes++;
+    if (hlen == sizeof am.pushed) {
+        memcpy(&am.pushed, hdr, sizeof am.pushed);
+        am.pushes++;
+        return;
+    }
+    memcpy(&rq, hdr, sizeof rq);
+    if (rq.kind != REQ_SIGNAL)
+        rt_fatal("network: a push of request kind %d", rq.kind);
+    if (len > 0)
+        memcpy((void *)(uintptr_t)rq.raddr, data, len);
+    waitword_add((waitword_t *)(uintptr_t)rq.b, 1);
 }
 
 /* ---- replies ---------------------------------------------------------------------- */

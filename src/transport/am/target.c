@@ -255,11 +255,48 @@ static void am_serve_chunk(const am_request_t *rq, const void *data, char *local
     }
 }
 
-/* A large put's data arrived by rendezvous straight into its place. */
+/* A get's data has arrived in its place: the application thread, which
+ * may sleep on its worker's descriptor, sees it. */
+static void am_get_arrived(const am_request_t *rq)
+{
+    struct am_flown *e = (struct am_flown *)(uintptr_t)rq->b;
+    atomic_store_explicit(&e->arrived, 1, memory_order_release);
+    am.net->signal(NET_CLIENT);
+}
+
+/* A large put's (or sent get's) data arrived by rendezvous straight into
+ * its place. */
 void am_received(void *arg)
 {
-    am_completed(arg);
+    am_request_t *rq = arg;
+    if (rq->kind == REQ_GET_DATA)
+        am_get_arrived(rq);
+    else
+        am_completed(rq);
     free(arg);
+}
+
+/* Receives a rendezvous message's data into place; am_received(a copy of
+ * rq) once it is there. */
+static void am_recv_rndv(const am_request_t *rq, void *rndv, void *place, size_t len)
+{
+    am_request_t *ctx = malloc(sizeof *ctx);
+    if (!ctx)
+        rt_oom("server", sizeof *ctx);
+    *ctx = *rq;
+    am.net->recv_rndv(rndv, place, len, ctx);
+}
+
+/* Sends the data of a get to its origin's server, straight from the arena
+ * (a rendezvous lets the origin's server pull it). */
+static void am_send_get(const am_request_t *rq, const char *local)
+{
+    am_request_t *hdr = malloc(sizeof *hdr);   /* freed once sent */
+    if (!hdr)
+        rt_oom("server", sizeof *hdr);
+    *hdr = (am_request_t){.kind = REQ_GET_DATA, .origin = rt.rank, .b = rq->b};
+    rt_stat_inc(&rt.stats.messages);
+    am.net->send(NET_SERVER_REQUEST, rq->origin, hdr, sizeof *hdr, local, rq->a, NET_FREE);
 }
 
 /* Addresses are this process's own: the target is its own arena. */
@@ -270,7 +307,7 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     if (hlen != sizeof rq)
         rt_fatal("network: malformed request");
     memcpy(&rq, hdr, sizeof rq);
-    if (rndv && rq.kind != REQ_PUT)
+    if (rndv && rq.kind != REQ_PUT && rq.kind != REQ_GET_DATA)
         rt_fatal("network: a request other than a put came by rendezvous");
     char *local = (char *)(uintptr_t)rq.raddr;
     switch (rq.kind) {
@@ -281,6 +318,17 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     case REQ_FENCE:
         am_fence(&rq);
         return;
+    case REQ_GET_SEND:
+        am_send_get(&rq, local);
+        return;
+    case REQ_GET_DATA:
+        if (rndv) {
+            am_recv_rndv(&rq, rndv, ((struct am_flown *)(uintptr_t)rq.b)->dst, len);
+        } else {
+            memcpy(((struct am_flown *)(uintptr_t)rq.b)->dst, data, len);
+            am_get_arrived(&rq);
+        }
+        return;
     case REQ_CALL:
         am_serve_call(&rq, data, len);
         return;
@@ -290,17 +338,9 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     case REQ_WORD:
         am_reply(&rq, (int64_t)word_apply(local, (word_op_t)rq.op, rq.a, rq.b));
         return;
-    case REQ_SIGNAL:   /* the data, then one more at the waitword b */
-        shm_copy(local, data, len);
-        waitword_add((waitword_t *)(uintptr_t)rq.b, 1);
-        return;
     case REQ_PUT:
         if (rndv) {
-            am_request_t *ctx = malloc(sizeof *ctx);
-            if (!ctx)
-                rt_oom("server", sizeof *ctx);
-            *ctx = rq;
-            am.net->recv_rndv(rndv, local, len, ctx);
+            am_recv_rndv(&rq, rndv, local, len);
             return;
         }
         shm_copy(local, data, len);
@@ -354,6 +394,10 @@ static void am_serve_poll(void)
     am_serve_try();
 }
 
+/* A busy server progresses the backend's watch worker once in this many
+ * rounds (and each time it wakes). */
+#define AM_WATCH_EVERY 4096
+
 /* The server polls a little after its last request (REACH_SERVER_SPIN
  * empty progress calls), so that a burst of requests does not pay a
  * wake-up each; then it sleeps on the worker's file descriptor. It polls
@@ -366,7 +410,9 @@ void *am_server_main(void *arg)
     rt_on_server = 1;
     unsigned idle = 0;
     futex_mutex_lock(&am.serve);
-    while (!atomic_load(&am.stop)) {
+    for (unsigned round = 1; !atomic_load(&am.stop); round++) {
+        if (round % AM_WATCH_EVERY == 0)
+            am.net->progress(NET_WATCH);
         if (am_serve()) {
             idle = 0;
             continue;
@@ -376,14 +422,19 @@ void *am_server_main(void *arg)
         idle = 0;
         if (!am.net->arm(NET_SERVER))
             continue;
+        if (!am.net->arm(NET_WATCH)) {
+            am.net->progress(NET_WATCH);
+            continue;
+        }
         int retrying = am.retries != NULL;
         futex_mutex_unlock(&am.serve);
-        struct pollfd pfd = {am.net->fd(NET_SERVER), POLLIN, 0};
+        struct pollfd pfd[2] = {{am.net->fd(NET_SERVER), POLLIN, 0}, {am.net->fd(NET_WATCH), POLLIN, 0}};
         /* An idle process sleeps here (waking as the backend's checks
          * on its peers need); with requests waiting for a lock that
          * others release by remote atomics, it looks again each ms. */
-        poll(&pfd, 1, retrying ? 1 : am.net->idle_ms());
+        poll(pfd, pfd[1].fd >= 0 ? 2 : 1, retrying ? 1 : am.net->idle_ms());
         rt_stat_inc(&rt.stats.server_wakeups);
+        am.net->progress(NET_WATCH);
         futex_mutex_lock(&am.serve);
     }
     futex_mutex_unlock(&am.serve);

@@ -23,24 +23,25 @@
 
 /* Active-message ids, one per channel. */
 enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13 };
+/* Endpoint kinds: client to a rank's server, server to its client, client
+ * to its client, server to its server. */
+enum { UX_C2S, UX_S2C, UX_C2C, UX_S2S, UX_EPS };
 
 static struct {
     ucp_context_h ctx;
-    ucp_worker_h worker[2];  /* NET_CLIENT, NET_SERVER */
-    int fd[2];
+    ucp_worker_h worker[3];  /* NET_CLIENT, NET_SERVER, NET_WATCH (NULL without checks) */
+    int fd[3];
     ucp_mem_h mem;
-    ucp_ep_h *ep[3];         /* by channel, by rank: request (client to server), reply, push */
+    ucp_ep_h *ep[UX_EPS];    /* by endpoint kind, by rank */
     ucp_ep_h *watch;         /* by rank: the server's peer failure watch (ux_watch) */
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
 } ux;
 
-/* The worker each endpoint array sends from: requests and pushes from the
- * client, replies (and a server's pushes, on the same endpoints) from the
- * server. */
+/* The worker each kind of endpoint sends from. */
 static ucp_worker_h ux_from(int ep)
 {
-    return ux.worker[ep == NET_REPLY ? NET_SERVER : NET_CLIENT];
+    return ux.worker[ep == UX_S2C || ep == UX_S2S ? NET_SERVER : NET_CLIENT];
 }
 
 _Noreturn static void ux_failed(const char *what, int rank, ucs_status_t s)
@@ -78,8 +79,8 @@ static void ux_free_sent(void *request, ucs_status_t status, void *user_data)
 static void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data,
                      size_t len, int flags)
 {
-    static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH};
-    static const int ep[] = {NET_REQUEST, NET_REPLY, NET_PUSH, NET_REPLY};
+    static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH, UX_REQUEST};
+    static const int ep[] = {UX_C2S, UX_S2C, UX_C2C, UX_S2C, UX_S2S};
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
                              .flags = (flags & NET_EAGER) ? UCP_AM_SEND_FLAG_EAGER : 0};
     if (flags & NET_FREE) {
@@ -121,7 +122,7 @@ static void ux_recv_rndv(void *rndv, void *place, size_t len, void *arg)
 static void *ux_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
 {
     ucp_request_param_t p = {.op_attr_mask = 0};
-    return ux_started(ucp_get_nbx(ux.ep[NET_REQUEST][rank], dst, bytes, raddr, ux.rkey[rank], &p),
+    return ux_started(ucp_get_nbx(ux.ep[UX_C2S][rank], dst, bytes, raddr, ux.rkey[rank], &p),
                       "get", rank);
 }
 
@@ -130,24 +131,24 @@ static void *ux_amo(int rank, int cas, const uint64_t *operand, uint64_t *result
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
                              .datatype = ucp_dt_make_contig(sizeof *operand),
                              .reply_buffer = result};
-    return ux_started(ucp_atomic_op_nbx(ux.ep[NET_REQUEST][rank], cas ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD,
+    return ux_started(ucp_atomic_op_nbx(ux.ep[UX_C2S][rank], cas ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD,
                                         operand, 1, raddr, ux.rkey[rank], &p),
                       "atomic", rank);
 }
 
 static unsigned ux_progress(net_worker_t w)
 {
-    return ucp_worker_progress(ux.worker[w]);
+    return ux.worker[w] ? ucp_worker_progress(ux.worker[w]) : 0;
 }
 
 static int ux_arm(net_worker_t w)
 {
-    return ucp_worker_arm(ux.worker[w]) == UCS_OK;
+    return ux.worker[w] == NULL || ucp_worker_arm(ux.worker[w]) == UCS_OK;
 }
 
 static int ux_fd(net_worker_t w)
 {
-    return ux.fd[w];
+    return ux.worker[w] ? ux.fd[w] : -1;
 }
 
 /* The keepalive interval: a quarter of REACH_PEER_TIMEOUT, at least
@@ -217,7 +218,7 @@ static int ux_worker(net_worker_t w, unsigned id, ucp_am_recv_callback_t cb, uns
     hp2.id = id2;
     hp2.cb = cb2;
     if (ucp_worker_get_efd(ux.worker[w], &ux.fd[w]) != UCS_OK ||
-        ucp_worker_set_am_recv_handler(ux.worker[w], &hp) != UCS_OK ||
+        (cb && ucp_worker_set_am_recv_handler(ux.worker[w], &hp) != UCS_OK) ||
         (cb2 && ucp_worker_set_am_recv_handler(ux.worker[w], &hp2) != UCS_OK)) {
         ucp_worker_destroy(ux.worker[w]);
         ux.worker[w] = NULL;
@@ -246,11 +247,11 @@ static void ux_disconnect(void)
     for (int r = 0; ux.rkey && r < rt.size; r++) {
         if (ux.rkey[r])
             ucp_rkey_destroy(ux.rkey[r]);
-        for (int c = 0; c < 3; c++)
+        for (int c = 0; c < UX_EPS; c++)
             ux_close(ux_from(c), ux.ep[c][r]);
-        ux_close(ux.worker[NET_SERVER], ux.watch[r]);
+        ux_close(ux.worker[NET_WATCH], ux.watch[r]);
     }
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < UX_EPS; c++) {
         free(ux.ep[c]);
         ux.ep[c] = NULL;
     }
@@ -268,12 +269,15 @@ static void ux_ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
     wait_peer_lost((int)(intptr_t)arg, ucs_status_string(status));
 }
 
-/* With lost-peer checks on (REACH_PEER_TIMEOUT), the server worker has one
- * more endpoint to each rank's server that carries nothing: it is opened
- * in UCX's peer failure mode, whose keepalive (or a connection reset)
- * finds a failed peer. The endpoints that carry data stay in the default
- * mode: on this UCX (1.13), peer failure mode excludes the shared-memory
- * transports and would send everything over TCP. */
+/* With lost-peer checks on (REACH_PEER_TIMEOUT), a third worker (the
+ * watch, progressed by the server thread) has an endpoint to each rank's
+ * watch that carries nothing: it is opened in UCX's peer failure mode,
+ * whose keepalive (or a connection reset) finds a failed peer. The
+ * endpoints that carry data stay in the default mode: on this UCX (1.13)
+ * peer failure mode excludes the shared-memory transports and would send
+ * everything over TCP; and on a worker of their own the watch endpoints'
+ * TCP transport is not polled on every progress of the data workers (it
+ * made a remote fetch-and-add 20% slower). */
 static ucs_status_t ux_watch(int rank, void *address)
 {
     ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
@@ -281,22 +285,46 @@ static ucs_status_t ux_watch(int rank, void *address)
                          .address = (ucp_address_t *)address,
                          .err_mode = UCP_ERR_HANDLING_MODE_PEER,
                          .err_handler = {ux_ep_failed, (void *)(intptr_t)rank}};
-    if (rt.cfg.peer_timeout <= 0)
-        return UCS_OK;
-    return ucp_ep_create(ux.worker[NET_SERVER], &p, &ux.watch[rank]);
+    return ucp_ep_create(ux.worker[NET_WATCH], &p, &ux.watch[rank]);
 }
 
-/* Connects to every other rank from the gathered addresses and keys. */
-static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *rkey, size_t klen)
+static void ux_watch_progress(void)
 {
-    int st = REACH_SUCCESS, unwatched = 0, *off[3] = {NULL, NULL, NULL};
-    char *all[3] = {boot_allgatherv(saddr, slen, &off[0]), boot_allgatherv(caddr, clen, &off[1]),
-                    boot_allgatherv(rkey, klen, &off[2])};
-    for (int c = 0; c < 3; c++)
+    ux_progress(NET_WATCH);
+}
+
+/* Collective: completes the watch endpoints' connections. Else UCX's TCP
+ * transport settles them (two connections between a pair, of which one is
+ * closed) later, while the job runs, and the process's descriptors and
+ * mappings change under it. A rank that is done keeps its watch worker
+ * going until every rank is, as the others' connections need it. */
+static void ux_watch_settle(void)
+{
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    for (int r = 0; ux.worker[NET_WATCH] && r < rt.size; r++) {
+        void *req = ux.watch[r] ? ucp_ep_flush_nbx(ux.watch[r], &p) : NULL;
+        if (req == NULL || UCS_PTR_IS_ERR(req))
+            continue;
+        while (ucp_request_check_status(req) == UCS_INPROGRESS)
+            ux_watch_progress();
+        ucp_request_free(req);
+    }
+    boot_barrier_progress(ux_watch_progress);
+}
+
+/* Connects to every other rank from the gathered addresses and keys (and
+ * watch addresses, where ranks have them). */
+static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *rkey, size_t klen, void *waddr,
+                      size_t wlen)
+{
+    int st = REACH_SUCCESS, unwatched = 0, *off[4] = {NULL, NULL, NULL, NULL};
+    char *all[4] = {boot_allgatherv(saddr, slen, &off[0]), boot_allgatherv(caddr, clen, &off[1]),
+                    boot_allgatherv(rkey, klen, &off[2]), boot_allgatherv(waddr, wlen, &off[3])};
+    for (int c = 0; c < UX_EPS; c++)
         ux.ep[c] = calloc((size_t)rt.size, sizeof(ucp_ep_h));
     ux.rkey = calloc((size_t)rt.size, sizeof *ux.rkey);
     ux.watch = calloc((size_t)rt.size, sizeof(ucp_ep_h));
-    if (!ux.ep[0] || !ux.ep[1] || !ux.ep[2] || !ux.rkey || !ux.watch)
+    if (!ux.ep[UX_C2S] || !ux.ep[UX_S2C] || !ux.ep[UX_C2C] || !ux.ep[UX_S2S] || !ux.rkey || !ux.watch)
         rt_oom("reach_init", sizeof(ucp_ep_h) * (size_t)rt.size);
     for (int r = 0; r < rt.size && st == REACH_SUCCESS; r++) {
         if (rt.peers[r].node == rt.node)
@@ -306,21 +334,23 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
         ucp_ep_params_t to_client = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
                                      .address = (ucp_address_t *)(void *)(all[1] + off[1][r])};
         ucs_status_t s;
-        if ((s = ucp_ep_create(ux.worker[NET_CLIENT], &to_server, &ux.ep[NET_REQUEST][r])) != UCS_OK ||
-            (s = ucp_ep_create(ux.worker[NET_SERVER], &to_client, &ux.ep[NET_REPLY][r])) != UCS_OK ||
-            (s = ucp_ep_create(ux.worker[NET_CLIENT], &to_client, &ux.ep[NET_PUSH][r])) != UCS_OK ||
-            (s = ucp_ep_rkey_unpack(ux.ep[NET_REQUEST][r], all[2] + off[2][r], &ux.rkey[r])) != UCS_OK)
+        if ((s = ucp_ep_create(ux.worker[NET_CLIENT], &to_server, &ux.ep[UX_C2S][r])) != UCS_OK ||
+            (s = ucp_ep_create(ux.worker[NET_SERVER], &to_client, &ux.ep[UX_S2C][r])) != UCS_OK ||
+            (s = ucp_ep_create(ux.worker[NET_CLIENT], &to_client, &ux.ep[UX_C2C][r])) != UCS_OK ||
+            (s = ucp_ep_create(ux.worker[NET_SERVER], &to_server, &ux.ep[UX_S2S][r])) != UCS_OK ||
+            (s = ucp_ep_rkey_unpack(ux.ep[UX_C2S][r], all[2] + off[2][r], &ux.rkey[r])) != UCS_OK)
             st = rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot reach rank %d: %s", r,
                           ucs_status_string(s));
-        else if (ux_watch(r, all[0] + off[0][r]) != UCS_OK)
+        else if (ux.worker[NET_WATCH] && off[3][r + 1] > off[3][r] && ux_watch(r, all[3] + off[3][r]) != UCS_OK)
             unwatched++;
     }
+    ux_watch_settle();
     if (unwatched > 0)
         rt_error(REACH_SUCCESS, "reach_init",
                  "UCX has no transport with peer failure handling to %d other rank%s (UCX_TLS?): a lost "
                  "rank there is found only by the /proc check, on this machine",
                  unwatched, unwatched > 1 ? "s" : "");
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < 4; c++) {
         free(all[c]);
         free(off[c]);
     }
@@ -336,8 +366,8 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
                                        UCP_FEATURE_WAKEUP,
                            .mt_workers_shared = 1};
     void *rkey = NULL;
-    ucp_address_t *saddr = NULL, *caddr = NULL;
-    size_t klen = 0, slen = 0, clen = 0;
+    ucp_address_t *saddr = NULL, *caddr = NULL, *waddr = NULL;
+    size_t klen = 0, slen = 0, clen = 0, wlen = 0;
     ucs_status_t s;
     int st = REACH_SUCCESS;
     ux.up = up;
@@ -365,7 +395,8 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         goto agree;
     }
     if (ux_worker(NET_CLIENT, UX_REPLY, ux_on_reply, UX_PUSH, ux_on_push) != 0 ||
-        ux_worker(NET_SERVER, UX_REQUEST, ux_on_request, 0, NULL) != 0) {
+        ux_worker(NET_SERVER, UX_REQUEST, ux_on_request, 0, NULL) != 0 ||
+        (rt.cfg.peer_timeout > 0 && ux_worker(NET_WATCH, 0, NULL, 0, NULL) != 0)) {
         st = rt_error(REACH_ERR_SYSTEM, call, "cannot create a UCX worker");
         goto agree;
     }
@@ -383,16 +414,19 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
     }
     if (ucp_rkey_pack(ux.ctx, ux.mem, &rkey, &klen) != UCS_OK ||
         ucp_worker_get_address(ux.worker[NET_SERVER], &saddr, &slen) != UCS_OK ||
-        ucp_worker_get_address(ux.worker[NET_CLIENT], &caddr, &clen) != UCS_OK)
+        ucp_worker_get_address(ux.worker[NET_CLIENT], &caddr, &clen) != UCS_OK ||
+        (ux.worker[NET_WATCH] && ucp_worker_get_address(ux.worker[NET_WATCH], &waddr, &wlen) != UCS_OK))
         st = rt_error(REACH_ERR_SYSTEM, call, "UCX cannot describe this process");
 agree:
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         goto err;
-    st = ux_connect(saddr, slen, caddr, clen, rkey, klen);
+    st = ux_connect(saddr, slen, caddr, clen, rkey, klen, waddr, wlen);
     if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
         goto err_connected;
     ucp_worker_release_address(ux.worker[NET_SERVER], saddr);
     ucp_worker_release_address(ux.worker[NET_CLIENT], caddr);
+    if (waddr)
+        ucp_worker_release_address(ux.worker[NET_WATCH], waddr);
     ucp_rkey_buffer_release(rkey);
     return REACH_SUCCESS;
 
@@ -403,11 +437,13 @@ err:
         ucp_worker_release_address(ux.worker[NET_SERVER], saddr);
     if (caddr)
         ucp_worker_release_address(ux.worker[NET_CLIENT], caddr);
+    if (waddr)
+        ucp_worker_release_address(ux.worker[NET_WATCH], waddr);
     if (rkey)
         ucp_rkey_buffer_release(rkey);
     if (ux.mem)
         ucp_mem_unmap(ux.ctx, ux.mem);
-    for (int w = 0; w < 2; w++)
+    for (int w = 0; w < 3; w++)
         if (ux.worker[w])
             ucp_worker_destroy(ux.worker[w]);
     if (ux.ctx)
@@ -425,8 +461,9 @@ static void ux_finalize(void)
     boot_barrier();
     ux_disconnect();
     boot_barrier();
-    for (int w = 0; w < 2; w++)
-        ucp_worker_destroy(ux.worker[w]);
+    for (int w = 0; w < 3; w++)
+        if (ux.worker[w])
+            ucp_worker_destroy(ux.worker[w]);
     ucp_mem_unmap(ux.ctx, ux.mem);
     ucp_cleanup(ux.ctx);
     memset(&ux, 0, sizeof ux);
