@@ -229,7 +229,8 @@ uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
     am_order(rank);
     struct am_flown *e = am_flight_next(rank);
-    if (bytes < rt.cfg.get_send || rt.peers[rank].machine != rt.peers[rt.rank].machine) {
+    if (rt.cfg.get_send == 0 || bytes < rt.cfg.get_send ||
+        rt.peers[rank].machine != rt.peers[rt.rank].machine) {
         am_client_sent();
         return am_flight_add(rank, am.net->get(rank, dst, raddr, bytes), "get");
     }

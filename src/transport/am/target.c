@@ -395,7 +395,8 @@ static void am_serve_poll(void)
 }
 
 /* A busy server progresses the backend's watch worker once in this many
- * rounds (and each time it wakes). */
+ * rounds (and an idle one when its sleep times out or the watch has
+ * news). */
 #define AM_WATCH_EVERY 4096
 
 /* The server polls a little after its last request (REACH_SERVER_SPIN
@@ -432,9 +433,10 @@ void *am_server_main(void *arg)
         /* An idle process sleeps here (waking as the backend's checks
          * on its peers need); with requests waiting for a lock that
          * others release by remote atomics, it looks again each ms. */
-        poll(pfd, pfd[1].fd >= 0 ? 2 : 1, retrying ? 1 : am.net->idle_ms());
+        int woken = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, retrying ? 1 : am.net->idle_ms());
         rt_stat_inc(&rt.stats.server_wakeups);
-        am.net->progress(NET_WATCH);
+        if (woken == 0 || (pfd[1].fd >= 0 && pfd[1].revents != 0))   /* not on the way to a request */
+            am.net->progress(NET_WATCH);
         futex_mutex_lock(&am.serve);
     }
     futex_mutex_unlock(&am.serve);
