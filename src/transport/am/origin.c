@@ -364,8 +364,7 @@ void am_wait_signal(waitword_t *ww, uint32_t target)
     for (uint32_t i = 1; (int32_t)(atom_load_acquire(&ww->value) - target) < 0; i++) {
         rt_order_release();
         unsigned got = am.net->progress(NET_CLIENT);
-        if (i % AM_SERVE_EVERY == 0)
-            am_serve_try();
+        am_serve_try();
         rt_order_acquire();
         if (got) {
             i = 0;
