@@ -64,10 +64,14 @@ void wait_peer_lost(int rank, const char *why)
 
 int wait_peer_gone(int rank)
 {
+    return atomic_load_explicit(&rt.peers[rank].lost, memory_order_acquire) ||
+           (rt.cfg.peer_proc && wait_proc_gone(rank));
+}
+
+int wait_proc_gone(int rank)
+{
     const peer_t *p = &rt.peers[rank];
-    if (atomic_load_explicit(&p->lost, memory_order_acquire))
-        return 1;
-    if (!rt.cfg.peer_proc || rank == rt.rank || p->machine != rt.peers[rt.rank].machine)
+    if (rank == rt.rank || p->machine != rt.peers[rt.rank].machine)
         return 0;
     char state;
     unsigned long long start;

@@ -96,8 +96,11 @@ int wait_proc_state(int pid, char *state, unsigned long long *start) REACH_HIDDE
 void wait_start_checks(void) REACH_HIDDEN;
 void wait_stop_checks(void) REACH_HIDDEN;
 /* 1 if rank has ended without reach_finalize: found in /proc (a rank of
- * this machine) or by the network. */
+ * this machine, unless REACH_PEER_PROC=0) or by the network. */
 int wait_peer_gone(int rank) REACH_HIDDEN;
+/* 1 if rank is of this machine and /proc says it has ended, whatever
+ * REACH_PEER_PROC says (for the message of a failure). */
+int wait_proc_gone(int rank) REACH_HIDDEN;
 /* The network has found rank failed, for the reason why: any thread may
  * call it; the application thread's next tick counts rank as gone. */
 void wait_peer_lost(int rank, const char *why) REACH_HIDDEN;

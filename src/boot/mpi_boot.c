@@ -140,6 +140,9 @@ void boot_barrier_progress(void (*progress)(void))
     MPI_Request req;
     int done = 0;
     MPI_Ibarrier(rt.comm, &req);
-    while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+    while (!done) {
+        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            rt_fatal("reach_init: MPI_Test failed in a start-up barrier");
         progress();
+    }
 }

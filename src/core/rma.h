@@ -245,12 +245,12 @@ static inline uint64_t rma_word_amo(int rank, uintptr_t raddr, int cas, uint64_t
  * in rma_wait_signal (no thread of rank's wakes for it). */
 static inline void rma_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
 {
-    char *here = rma_here(rank, raddr);
-    if (here == NULL) {
+    if (rma_remote(rank)) {
         am_signal(rank, src, raddr, bytes, word);
         return;
     }
-    memcpy(here, src, bytes);
+    if (bytes > 0)
+        memcpy(rma_here(rank, raddr), src, bytes);
     waitword_add((waitword_t *)(void *)rma_here(rank, word), 1);
 }
 
@@ -259,10 +259,10 @@ static inline void rma_signal(int rank, const void *src, uintptr_t raddr, size_t
  * node, else taking the network's signals meanwhile. */
 static inline void rma_wait_signal(waitword_t *ww, uint32_t target, int from)
 {
-    if (rma_here(from, rt.peers[from].rbase) != NULL)
-        waitword_wait_count(ww, target);
-    else
+    if (rma_remote(from))
         am_wait_signal(ww, target);
+    else
+        waitword_wait_count(ww, target);
 }
 
 #endif

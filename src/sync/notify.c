@@ -49,7 +49,7 @@ int reach_notify(int rank)
     int st = reach_fence(rank);
     if (st != REACH_SUCCESS)
         return st;
-    rma_signal(rank, NULL, 0, 0, nt.raddr[rank] + (uintptr_t)rt.rank * sizeof(waitword_t));
+    rma_word(rank, nt.raddr[rank] + (uintptr_t)rt.rank * sizeof(waitword_t), WORD_ADD32_WAKE, 1, 0);
     return ++nt.sent[rank];
 }
 
@@ -63,7 +63,7 @@ int reach_notify_wait(int rank, int *waited)
     waitword_t *w = &((waitword_t *)nt.mine)[rank];
     uint32_t want = (uint32_t)++nt.waited[rank];
     wait_for(WAIT_NOTIFY, rank, 0, want);
-    rma_wait_signal(w, want, rank);
+    waitword_wait_count(w, want);
     wait_done();
     *waited = (int)want;
     return (int)atom_load_acquire(&w->value);

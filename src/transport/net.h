@@ -10,7 +10,7 @@
  * progressed by the process's server thread, or by its application thread
  * while that waits, never by both at once). A backend may have a third,
  * the watch, for its checks on its peers (see idle_ms), which only the
- * server thread progresses; without one, progress gives 0, arm 1 and fd
+ * server thread progresses once started (init may, before); without one, progress gives 0, arm 1 and fd
  * -1. Messages travel on five
  * channels: requests from a client to a rank's server, replies from a
  * server to a rank's client, and pushes to a rank's client from a client

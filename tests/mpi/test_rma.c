@@ -181,6 +181,27 @@ static void test_in_flight(void)
         CHECK_EQ_LL((long long)bad, 0);
         free(dst);
     }
+    /* More gets in flight to one rank than its ring of transfers holds
+     * (256): the oldest complete to make room, and every one lands. */
+    {
+        enum { MANY = 300 };
+        long *many = malloc(sizeof(long) * MANY);
+        reach_request_t *mreq = malloc(sizeof *mreq * MANY);
+        const long *src = (const long *)((char *)bases[t] + (size_t)me * BLOCK);
+        for (int k = 0; k < MANY; k++) {
+            many[k] = -1;
+            CHECK(reach_get_nb(src + k, &many[k], sizeof(long), t, &mreq[k]) == REACH_SUCCESS);
+        }
+        CHECK(reach_wait(&mreq[MANY - 1]) == REACH_SUCCESS);
+        CHECK(reach_wait_all() == REACH_SUCCESS);
+        CHECK(reach_get(theirs, got, MANY * sizeof(long), t) == REACH_SUCCESS);   /* the model */
+        int bad = 0;
+        for (int k = 0; k < MANY; k++)
+            bad += many[k] != got[k];
+        CHECK_EQ_LL(bad, 0);
+        free(mreq);
+        free(many);
+    }
     /* A get in flight, completed by the barrier: read before any wait. */
     CHECK(reach_get_nb((char *)bases[t] + (size_t)np * BLOCK, got, sizeof(long), t, &req[2]) == REACH_SUCCESS);
     reach_barrier();

@@ -21,7 +21,7 @@ enum {
  * origin's count and the server replies once it has completed that many;
  * the combined barrier compares the same counts without any fence
  * message. Requests that return something are answered. Signals (word
- * operations without an answer, uncounted calls, a put with a signal) are
+ * operations without an answer, uncounted calls) are
  * neither: the protocol that sends one sees its effect by other means (a
  * waiter wakes), so they leave no fence behind. */
 #define AM_ACK ((uint64_t)1)   /* token of a counted request that asks for an ack */

@@ -11,10 +11,6 @@
 /* Of the client's empty polls, one in this many also serves. */
 #define AM_SERVE_EVERY 4
 
-/* Waits for progress on the client worker, serving meanwhile what arrives
- * for this process (am_serve_try): polls, then sleeps on the client's file
- * descriptor (the server thread serves then), so that a waiting process
- * gives its core away. */
 /* Sleeps on the client's file descriptor until something arrives (10 ms
  * at most), unless something has already. */
 static void am_client_sleep(void)
@@ -27,6 +23,10 @@ static void am_client_sleep(void)
     }
 }
 
+/* Waits for progress on the client worker, serving meanwhile what arrives
+ * for this process (am_serve_try): polls, then sleeps on the client's file
+ * descriptor (the server thread serves then), so that a waiting process
+ * gives its core away. */
 void am_client_progress(unsigned *spins)
 {
     rt_order_release();

@@ -261,7 +261,8 @@ static void am_get_arrived(const am_request_t *rq)
 {
     struct am_flown *e = (struct am_flown *)(uintptr_t)rq->b;
     atomic_store_explicit(&e->arrived, 1, memory_order_release);
-    am.net->signal(NET_CLIENT);
+    if (rt_on_server)   /* the application thread may sleep on it */
+        am.net->signal(NET_CLIENT);
 }
 
 /* A large put's (or sent get's) data arrived by rendezvous straight into

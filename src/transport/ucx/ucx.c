@@ -10,8 +10,8 @@
  * Atomics use ATOMIC_MODE=cpu: a device's atomics only where they are
  * coherent with the CPU's, emulated at the target's server worker
  * otherwise, so they are atomic against the CPU atomics of the target's
- * node. With REACH_PEER_TIMEOUT, one more endpoint per rank watches for
- * its failure (ux_watch). */
+ * node. With REACH_PEER_TIMEOUT, a third worker, the server thread's,
+ * watches every rank for its failure (ux_watch). */
 #include "transport/net.h"
 #include "base/state.h"
 #include "base/wait.h"
@@ -33,7 +33,8 @@ static struct {
     int fd[3];
     ucp_mem_h mem;
     ucp_ep_h *ep[UX_EPS];    /* by endpoint kind, by rank */
-    ucp_ep_h *watch;         /* by rank: the server's peer failure watch (ux_watch) */
+    ucp_ep_h *watch;         /* by rank: the peer failure watch (ux_watch) */
+    int watching;            /* ranks watched */
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
 } ux;
@@ -47,7 +48,9 @@ static ucp_worker_h ux_from(int ep)
 _Noreturn static void ux_failed(const char *what, int rank, ucs_status_t s)
 {
     rt_fatal("UCX %s to rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid, ucs_status_string(s),
-             wait_peer_gone(rank) ? "; that rank has ended without reach_finalize (killed, crashed or exited)" : "");
+             wait_peer_gone(rank) || wait_proc_gone(rank)
+                 ? "; that rank has ended without reach_finalize (killed, crashed or exited)"
+                 : "");
 }
 
 static int ux_test(void *req, const char *what, int rank)
@@ -163,7 +166,7 @@ static int ux_keepalive_ms(void)
  * on, a sleeping worker wakes once an interval. */
 static int ux_idle_ms(void)
 {
-    return rt.cfg.peer_timeout > 0 ? ux_keepalive_ms() : -1;
+    return ux.watching ? ux_keepalive_ms() : -1;
 }
 
 static void ux_signal(net_worker_t w)
@@ -343,12 +346,14 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
                           ucs_status_string(s));
         else if (ux.worker[NET_WATCH] && off[3][r + 1] > off[3][r] && ux_watch(r, all[3] + off[3][r]) != UCS_OK)
             unwatched++;
+        else if (ux.watch[r])
+            ux.watching++;
     }
     ux_watch_settle();
     if (unwatched > 0)
         rt_error(REACH_SUCCESS, "reach_init",
                  "UCX has no transport with peer failure handling to %d other rank%s (UCX_TLS?): a lost "
-                 "rank there is found only by the /proc check, on this machine",
+                 "rank there is found only by the /proc check (REACH_PEER_PROC), on this machine",
                  unwatched, unwatched > 1 ? "s" : "");
     for (int c = 0; c < 4; c++) {
         free(all[c]);
