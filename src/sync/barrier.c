@@ -261,21 +261,27 @@ static uint32_t bx_exchange(void)
     return bx.sums[0];
 }
 
-/* The tree: children of i are i*radix+1 .. i*radix+radix. */
+/* The tree: children of i are i*radix+1 .. i*radix+radix, those below N;
+ * how many i has. */
+static int bx_tree_children(int i)
+{
+    int n = rt.size, radix = (int)rt.cfg.barrier_radix, first = i * radix + 1;
+    return first >= n ? 0 : n - first < radix ? n - first : radix;
+}
+
 static void bx_tree(void)
 {
-    int n = rt.size, me = rt.rank, radix = (int)rt.cfg.barrier_radix;
-    int first = me * radix + 1, last = first + radix - 1 < n - 1 ? first + radix - 1 : n - 1;
-    int children = first < n ? last - first + 1 : 0;
+    int me = rt.rank, radix = (int)rt.cfg.barrier_radix;
+    int first = me * radix + 1, children = bx_tree_children(me);
     bx.arrivals += (uint32_t)children;
     bx.tree_epoch++;
     bx_wait(ARENA_TREE_ARRIVE_OFF, bx.arrivals, children == 1 ? first : -1);
     if (me > 0) {
-        int parent = (me - 1) / radix, siblings = n - 1 - parent * radix < radix ? n - 1 - parent * radix : radix;
-        bx_signal(parent, ARENA_TREE_ARRIVE_OFF, siblings == 1);
+        int parent = (me - 1) / radix;
+        bx_signal(parent, ARENA_TREE_ARRIVE_OFF, bx_tree_children(parent) == 1);
         bx_wait(ARENA_TREE_RELEASE_OFF, bx.tree_epoch, parent);
     }
-    for (int c = first; c <= last; c++)
+    for (int c = first; c < first + children; c++)
         bx_signal(c, ARENA_TREE_RELEASE_OFF, 1);
 }
 

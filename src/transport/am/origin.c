@@ -211,7 +211,6 @@ uint64_t am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes)
     return am_flight_add(rank, am_send_nbx(rank, rq, src, bytes, NULL), "put");
 }
 
-
 void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
     am_order(rank);

@@ -322,14 +322,16 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     case REQ_GET_SEND:
         am_send_get(&rq, local);
         return;
-    case REQ_GET_DATA:
+    case REQ_GET_DATA: {
+        void *dst = ((struct am_flown *)(uintptr_t)rq.b)->dst;
         if (rndv) {
-            am_recv_rndv(&rq, rndv, ((struct am_flown *)(uintptr_t)rq.b)->dst, len);
+            am_recv_rndv(&rq, rndv, dst, len);
         } else {
-            memcpy(((struct am_flown *)(uintptr_t)rq.b)->dst, data, len);
+            memcpy(dst, data, len);
             am_get_arrived(&rq);
         }
         return;
+    }
     case REQ_CALL:
         am_serve_call(&rq, data, len);
         return;
