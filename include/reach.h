@@ -114,12 +114,12 @@ REACH_API int reach_acc(reach_type_t type, const void *scale, const void *src,
 
 /* Non-blocking forms. A request must be completed with reach_wait or
  * reach_test before its buffers are reused (a get's destination read, a
- * put's source changed). A contiguous put or get to another node returns
- * with the transfer in flight, so that it overlaps what the caller does
- * next; reach_wait_rank, reach_wait_all, a fence, a barrier and the next
- * operation to that rank other than a get complete it too. The other
- * forms (accumulate, strided, vector, and everything on the node) are
- * complete when they return. */
+ * put's or accumulate's source changed). To another node, every form
+ * (contiguous, strided, vector) returns with the transfer in flight, so
+ * that it overlaps what the caller does next; reach_wait_rank,
+ * reach_wait_all, a fence, a barrier and the next operation to that rank
+ * other than a get complete it too. A vector call's descriptor arrays may
+ * be reused at once. On the node every form is complete when it returns. */
 typedef struct reach_request {
     uint32_t magic;   /* identifies an issued request */
     uint32_t state;   /* internal: complete, or in flight to a rank */

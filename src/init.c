@@ -85,6 +85,7 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
         window_register();
         handlers_registered = 1;
     }
+    wait_forget_lost();
     if ((st = am_init()) != REACH_SUCCESS) {
         shm_finalize();
         boot_finalize();

@@ -8,9 +8,12 @@
 static const reach_op_kind_t op_kind[] = {REACH_OP_PUT, REACH_OP_GET, REACH_OP_ACC};
 
 /* Checks a strided operation on rank and plans it: every remote byte
- * inside one segment of rank, the local side not NULL. */
+ * inside one segment of rank, the local side not NULL. With ticket, it
+ * may still be in flight to another node on return (*ticket:
+ * rma_strided_nb's); else it is complete. */
 static int strided_run(const char *call, xfer_t op, reach_type_t t, const void *scale,
-                       const void *src, void *dst, const reach_strided_t *shape, int rank)
+                       const void *src, void *dst, const reach_strided_t *shape, int rank,
+                       uint64_t *ticket)
 {
     reach_strided_t plan;
     size_t src_ext, dst_ext;
@@ -30,34 +33,42 @@ static int strided_run(const char *call, xfer_t op, reach_type_t t, const void *
     if (bytes == 0)
         return REACH_SUCCESS;
     rma_count(op_kind[op], rank, bytes);
-    rma_strided(op, rank, t, scale, &plan, get ? dst : src, (uintptr_t)(get ? src : dst));
+    uint64_t issued = rma_strided_nb(op, rank, t, scale, &plan, get ? dst : src, (uintptr_t)(get ? src : dst));
+    if (ticket)
+        *ticket = issued;
+    else
+        rma_complete(rank, issued);
     return REACH_SUCCESS;
 }
 
 int reach_put_strided(const void *src, void *dst, const reach_strided_t *shape, int rank)
 {
-    return strided_run("reach_put_strided", XFER_PUT, REACH_INT, NULL, src, dst, shape, rank);
+    return strided_run("reach_put_strided", XFER_PUT, REACH_INT, NULL, src, dst, shape, rank, NULL);
 }
 
 int reach_get_strided(const void *src, void *dst, const reach_strided_t *shape, int rank)
 {
-    return strided_run("reach_get_strided", XFER_GET, REACH_INT, NULL, src, dst, shape, rank);
+    return strided_run("reach_get_strided", XFER_GET, REACH_INT, NULL, src, dst, shape, rank, NULL);
 }
 
 int reach_acc_strided(reach_type_t type, const void *scale, const void *src, void *dst,
                       const reach_strided_t *shape, int rank)
 {
-    return strided_run("reach_acc_strided", XFER_ACC, type, scale, src, dst, shape, rank);
+    return strided_run("reach_acc_strided", XFER_ACC, type, scale, src, dst, shape, rank, NULL);
 }
 
-/* The non-blocking form: a complete request once the operation is done. */
+/* The non-blocking form: to another node the request is in flight until
+ * a wait completes it, as reach_get_nb's (neither side's buffer to be
+ * touched meanwhile). */
 static int strided_nb(const char *call, xfer_t op, reach_type_t t, const void *scale,
                       const void *src, void *dst, const reach_strided_t *shape, int rank,
                       reach_request_t *req)
 {
+    uint64_t ticket = 0;
     int st = req_check(call, req);
-    return st != REACH_SUCCESS ? st
-                               : req_issue(req, strided_run(call, op, t, scale, src, dst, shape, rank));
+    if (st == REACH_SUCCESS)
+        st = strided_run(call, op, t, scale, src, dst, shape, rank, &ticket);
+    return req_issue_to(req, st, rank, ticket);
 }
 
 int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
@@ -121,8 +132,9 @@ static int vector_check(const char *call, xfer_t op, reach_type_t t, const void 
     return st;
 }
 
+/* With ticket, as strided_run. */
 static int vector_run(const char *call, xfer_t op, reach_type_t t, const void *scale,
-                      const reach_vector_t *v, size_t n, int rank)
+                      const reach_vector_t *v, size_t n, int rank, uint64_t *ticket)
 {
     int st = vector_check(call, op, t, scale, v, n, rank);
     if (st != REACH_SUCCESS)
@@ -131,30 +143,37 @@ static int vector_run(const char *call, xfer_t op, reach_type_t t, const void *s
     for (size_t i = 0; i < n; i++)
         total += v[i].count * v[i].bytes;
     rma_count(op_kind[op], rank, total);
-    rma_vector(op, rank, t, scale, v, n);
+    uint64_t issued = rma_vector_nb(op, rank, t, scale, v, n);
+    if (ticket)
+        *ticket = issued;
+    else
+        rma_complete(rank, issued);
     return REACH_SUCCESS;
 }
 
 int reach_put_vector(const reach_vector_t *v, size_t n, int rank)
 {
-    return vector_run("reach_put_vector", XFER_PUT, REACH_INT, NULL, v, n, rank);
+    return vector_run("reach_put_vector", XFER_PUT, REACH_INT, NULL, v, n, rank, NULL);
 }
 
 int reach_get_vector(const reach_vector_t *v, size_t n, int rank)
 {
-    return vector_run("reach_get_vector", XFER_GET, REACH_INT, NULL, v, n, rank);
+    return vector_run("reach_get_vector", XFER_GET, REACH_INT, NULL, v, n, rank, NULL);
 }
 
 int reach_acc_vector(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank)
 {
-    return vector_run("reach_acc_vector", XFER_ACC, type, scale, v, n, rank);
+    return vector_run("reach_acc_vector", XFER_ACC, type, scale, v, n, rank, NULL);
 }
 
 static int vector_nb(const char *call, xfer_t op, reach_type_t t, const void *scale,
                      const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
 {
+    uint64_t ticket = 0;
     int st = req_check(call, req);
-    return st != REACH_SUCCESS ? st : req_issue(req, vector_run(call, op, t, scale, v, n, rank));
+    if (st == REACH_SUCCESS)
+        st = vector_run(call, op, t, scale, v, n, rank, &ticket);
+    return req_issue_to(req, st, rank, ticket);
 }
 
 int reach_put_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req)

@@ -50,8 +50,9 @@ int reach_get(const void *src, void *dst, size_t bytes, int rank)
     return get_checked("reach_get", src, dst, bytes, rank, NULL);
 }
 
+/* With ticket, as put_checked. */
 static int acc_checked(const char *call, reach_type_t type, const void *scale, const void *src, void *dst,
-                    size_t bytes, int rank)
+                       size_t bytes, int rank, uint64_t *ticket)
 {
     int st = rma_check(call, rank, dst, bytes);
     if (st == REACH_SUCCESS)
@@ -61,18 +62,21 @@ static int acc_checked(const char *call, reach_type_t type, const void *scale, c
     if (unlikely(st != REACH_SUCCESS))
         return st;
     rma_count(REACH_OP_ACC, rank, bytes);
-    rma_acc(rank, type, scale, src, (uintptr_t)dst, bytes);
+    if (ticket)
+        *ticket = rma_acc_nb(rank, type, scale, src, (uintptr_t)dst, bytes);
+    else
+        rma_acc(rank, type, scale, src, (uintptr_t)dst, bytes);
     return REACH_SUCCESS;
 }
 
 int reach_acc(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes,
               int rank)
 {
-    return acc_checked("reach_acc", type, scale, src, dst, bytes, rank);
+    return acc_checked("reach_acc", type, scale, src, dst, bytes, rank, NULL);
 }
 
-/* To another node, the non-blocking put and get return with the transfer
- * in flight (overlapping what the caller does next); reach_wait, reach_test,
+/* To another node, the non-blocking put, get and accumulate return with
+ * the transfer in flight (overlapping what the caller does next); reach_wait, reach_test,
  * reach_wait_rank, reach_wait_all, a fence, a barrier, or the next
  * operation to the rank but a get complete it. */
 int reach_put_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req)
@@ -96,10 +100,11 @@ int reach_get_nb(const void *src, void *dst, size_t bytes, int rank, reach_reque
 int reach_acc_nb(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes,
                  int rank, reach_request_t *req)
 {
+    uint64_t ticket = 0;
     int st = req_check("reach_acc_nb", req);
-    return st != REACH_SUCCESS
-               ? st
-               : req_issue(req, acc_checked("reach_acc_nb", type, scale, src, dst, bytes, rank));
+    if (st == REACH_SUCCESS)
+        st = acc_checked("reach_acc_nb", type, scale, src, dst, bytes, rank, &ticket);
+    return req_issue_to(req, st, rank, ticket);
 }
 
 /* A zeroed request (never issued, or already waited for) is complete. */

@@ -1,7 +1,7 @@
 /* Request handles of non-blocking calls. On the node every operation is
- * complete when its call returns; a contiguous get or put to another node
- * may still be in flight: its request holds the rank and the transfer's
- * ticket (core/rma.h). */
+ * complete when its call returns; one to another node may still be in
+ * flight: its request holds the rank and the transfer's ticket
+ * (core/rma.h). */
 #ifndef REACH_BASE_REQUEST_H
 #define REACH_BASE_REQUEST_H
 #include <string.h>
@@ -31,10 +31,5 @@ static inline int req_issue_to(reach_request_t *req, int st, int rank, uint64_t 
         req->seq = ticket;
     }
     return st;
-}
-
-static inline int req_issue(reach_request_t *req, int st)
-{
-    return req_issue_to(req, st, 0, 0);
 }
 #endif

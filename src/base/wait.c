@@ -62,6 +62,11 @@ void wait_peer_lost(int rank, const char *why)
     atomic_store_explicit(&rt.peers[rank].lost, 1, memory_order_release);
 }
 
+void wait_forget_lost(void)
+{
+    atomic_store(&lost_said, 0);
+}
+
 int wait_peer_gone(int rank)
 {
     return atomic_load_explicit(&rt.peers[rank].lost, memory_order_acquire) ||

@@ -104,5 +104,8 @@ int wait_proc_gone(int rank) REACH_HIDDEN;
 /* The network has found rank failed, for the reason why: any thread may
  * call it; the application thread's next tick counts rank as gone. */
 void wait_peer_lost(int rank, const char *why) REACH_HIDDEN;
+/* At start-up: what an earlier job in this process was told of its lost
+ * ranks is forgotten. */
+void wait_forget_lost(void) REACH_HIDDEN;
 
 #endif

@@ -121,16 +121,25 @@ static inline void rma_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
         am_get(rank, raddr, dst, bytes);
 }
 
+/* An accumulate that may still be in flight to another node on return
+ * (src unchanged until it completes); 0 or a ticket, as rma_put_nb. */
+static inline uint64_t rma_acc_nb(int rank, reach_type_t t, const void *scale, const void *src,
+                                  uintptr_t raddr, size_t bytes)
+{
+    if (unlikely(bytes == 0))
+        return 0;
+    char *here = rma_here(rank, raddr);
+    if (likely(here != NULL)) {
+        shm_acc(rank, t, scale, src, here, bytes);
+        return 0;
+    }
+    return am_acc_nbi(rank, t, scale, src, raddr, bytes);
+}
+
 static inline void rma_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
                            size_t bytes)
 {
-    if (unlikely(bytes == 0))
-        return;
-    char *here = rma_here(rank, raddr);
-    if (likely(here != NULL))
-        shm_acc(rank, t, scale, src, here, bytes);
-    else
-        am_acc(rank, t, scale, src, raddr, bytes);
+    rma_complete(rank, rma_acc_nb(rank, t, scale, src, raddr, bytes));
 }
 
 /* One transfer of op between local and raddr: a get reads raddr into
@@ -156,35 +165,44 @@ static inline int64_t rma_atomic(int rank, uintptr_t raddr, int width, amo_op_t 
 }
 
 /* A strided transfer of a merged plan: local is this process's side
- * (the destination of a get, else the source), raddr rank's. */
-static inline void rma_strided(xfer_t op, int rank, reach_type_t t, const void *scale,
-                               const reach_strided_t *plan, const void *local, uintptr_t raddr)
+ * (the destination of a get, else the source), raddr rank's. To another
+ * node it returns in flight: 0 or a ticket, as rma_put_nb and rma_get_nb
+ * (neither side's buffer touched until it completes). */
+static inline uint64_t rma_strided_nb(xfer_t op, int rank, reach_type_t t, const void *scale,
+                                      const reach_strided_t *plan, const void *local, uintptr_t raddr)
 {
     char *here = rma_here(rank, raddr);
     if (here == NULL)
-        am_strided(op, rank, t, scale, plan, local, raddr);
-    else if (op == XFER_GET)
+        return am_strided(op, rank, t, scale, plan, local, raddr);
+    if (op == XFER_GET)
         shm_strided_copy(plan, here, (char *)local);
     else if (op == XFER_PUT)
         shm_strided_copy(plan, local, here);
     else
         shm_strided_acc(rank, t, scale, plan, local, here);
+    return 0;
 }
 
-/* A vector transfer: n descriptors, the remote side of each pair rank's. */
-static inline void rma_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
-                              size_t n)
+static inline void rma_strided(xfer_t op, int rank, reach_type_t t, const void *scale,
+                               const reach_strided_t *plan, const void *local, uintptr_t raddr)
 {
-    if (rma_remote(rank)) {
-        am_vector(op, rank, t, scale, v, n);
-        return;
-    }
+    rma_complete(rank, rma_strided_nb(op, rank, t, scale, plan, local, raddr));
+}
+
+/* A vector transfer: n descriptors, the remote side of each pair rank's;
+ * in flight on return, as rma_strided_nb. */
+static inline uint64_t rma_vector_nb(xfer_t op, int rank, reach_type_t t, const void *scale,
+                                     const reach_vector_t *v, size_t n)
+{
+    if (rma_remote(rank))
+        return am_vector(op, rank, t, scale, v, n);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < v[i].count && v[i].bytes > 0; j++) {
             int get = op == XFER_GET;
             rma_xfer(op, rank, t, scale, get ? v[i].dst[j] : v[i].src[j],
                      (uintptr_t)(get ? v[i].src[j] : v[i].dst[j]), v[i].bytes);
         }
+    return 0;
 }
 
 /* Everything issued to rank is complete there: on the node, once this

@@ -149,56 +149,68 @@ int main(int argc, char **argv)
     char *src = malloc(2 * SEG), *got = malloc(2 * SEG), *expect = malloc(2 * SEG);
     reach_barrier();
 
-    int iters = 400, bad_gets = 0;
+    /* Non-blocking operations stay in flight in batches of up to BATCH,
+     * each with its own slot of the local buffers; the batch is completed
+     * together (each wait, reach_wait_all or ARMCI_WaitAll), and only then
+     * are its gets compared. A vector call's descriptors are wiped as soon
+     * as it returns: reach must not read them afterwards. */
+    enum { BATCH = 4 };
+    const size_t slot_size = SEG / 2;   /* >= part: any local extent fits */
+    struct flying { int nb, armci, get; size_t len; reach_request_t req; armci_hdl_t h; } fl[BATCH];
+    int iters = 400, bad_gets = 0, how = 0;
     for (int it = 0; it < iters; it++) {
+        int k = it % BATCH;
+        if (k == 0)   /* how the batch completes: each wait, reach_wait_all, ARMCI_WaitAll (implicit handles) */
+            how = (int)rnd(3);
         int t_rank = rnd(3) == 0 ? me : (int)rnd((unsigned)np);
         char *remote = (char *)bases[t_rank] + (size_t)me * part;
         char *m = model + (size_t)t_rank * part;
+        char *src_k = src + (size_t)k * slot_size, *got_k = got + (size_t)k * slot_size;
+        char *expect_k = expect + (size_t)k * slot_size;
         int op = (int)rnd(6), type = (int)rnd(REACH_TYPE_COUNT), nb = (int)rnd(2), armci = (int)rnd(2);
         int acc = op == 2 || op == 5;
         size_t unit = acc ? esize[type] : 1, gap = acc ? csize[type] : 1;
         size_t off = acc ? csize[type] * rnd(8) : rnd(64);
-        reach_request_t req;
-        armci_hdl_t h;
-        ARMCI_INIT_HANDLE(&h);
+        fl[k] = (struct flying){.nb = nb, .armci = armci, .get = op == 1 || op == 4};
+        reach_request_t *req = &fl[k].req;
+        armci_hdl_t *h = how == 2 ? NULL : &fl[k].h;
+        ARMCI_INIT_HANDLE(&fl[k].h);
         int st = 0;
         if (op < 3) {
             reach_strided_t sh;
             random_shape(&sh, unit, gap, part - off);
             int ss[8], ds[8], cnt[9];
             to_armci(&sh, ss, ds, cnt);
-            fill_small_ints(src, extent(&sh, sh.src_stride), acc ? type : REACH_DOUBLE);
+            fill_small_ints(src_k, extent(&sh, sh.src_stride), acc ? type : REACH_DOUBLE);
             if (op == 0) {          /* put: src local, dst remote */
-                st = armci ? (nb ? ARMCI_NbPutS(src, ss, remote + off, ds, cnt, sh.levels, t_rank, &h)
-                                 : ARMCI_PutS(src, ss, remote + off, ds, cnt, sh.levels, t_rank))
-                           : (nb ? reach_put_strided_nb(src, remote + off, &sh, t_rank, &req)
-                                 : reach_put_strided(src, remote + off, &sh, t_rank));
-                ref_walk(&sh, sh.levels, src, m + off, 0, 0, NULL);
+                st = armci ? (nb ? ARMCI_NbPutS(src_k, ss, remote + off, ds, cnt, sh.levels, t_rank, h)
+                                 : ARMCI_PutS(src_k, ss, remote + off, ds, cnt, sh.levels, t_rank))
+                           : (nb ? reach_put_strided_nb(src_k, remote + off, &sh, t_rank, req)
+                                 : reach_put_strided(src_k, remote + off, &sh, t_rank));
+                ref_walk(&sh, sh.levels, src_k, m + off, 0, 0, NULL);
             } else if (op == 1) {   /* get: remote strided (src strides), local dst strides */
                 reach_strided_t gs = sh;   /* swap roles: the remote side uses dst strides */
                 memcpy(gs.src_stride, sh.dst_stride, sizeof gs.src_stride);
                 memcpy(gs.dst_stride, sh.src_stride, sizeof gs.dst_stride);
                 to_armci(&gs, ss, ds, cnt);
-                memset(got, 0x5a, extent(&gs, gs.dst_stride));
-                memset(expect, 0x5a, extent(&gs, gs.dst_stride));
-                st = armci ? (nb ? ARMCI_NbGetS(remote + off, ss, got, ds, cnt, gs.levels, t_rank, &h)
-                                 : ARMCI_GetS(remote + off, ss, got, ds, cnt, gs.levels, t_rank))
-                           : (nb ? reach_get_strided_nb(remote + off, got, &gs, t_rank, &req)
-                                 : reach_get_strided(remote + off, got, &gs, t_rank));
-                if (nb)
-                    armci ? ARMCI_Wait(&h) : reach_wait(&req);
-                ref_walk(&gs, gs.levels, m + off, expect, 0, 0, NULL);
-                bad_gets += memcmp(got, expect, extent(&gs, gs.dst_stride)) != 0;
+                fl[k].len = extent(&gs, gs.dst_stride);
+                memset(got_k, 0x5a, fl[k].len);
+                memset(expect_k, 0x5a, fl[k].len);
+                st = armci ? (nb ? ARMCI_NbGetS(remote + off, ss, got_k, ds, cnt, gs.levels, t_rank, h)
+                                 : ARMCI_GetS(remote + off, ss, got_k, ds, cnt, gs.levels, t_rank))
+                           : (nb ? reach_get_strided_nb(remote + off, got_k, &gs, t_rank, req)
+                                 : reach_get_strided(remote + off, got_k, &gs, t_rank));
+                ref_walk(&gs, gs.levels, m + off, expect_k, 0, 0, NULL);
             } else {                /* accumulate */
-                st = armci ? (nb ? ARMCI_NbAccS(armci_acc_code[type], (void *)scale_of(type), src, ss,
-                                                remote + off, ds, cnt, sh.levels, t_rank, &h)
-                                 : ARMCI_AccS(armci_acc_code[type], (void *)scale_of(type), src, ss,
+                st = armci ? (nb ? ARMCI_NbAccS(armci_acc_code[type], (void *)scale_of(type), src_k, ss,
+                                                remote + off, ds, cnt, sh.levels, t_rank, h)
+                                 : ARMCI_AccS(armci_acc_code[type], (void *)scale_of(type), src_k, ss,
                                               remote + off, ds, cnt, sh.levels, t_rank))
-                           : (nb ? reach_acc_strided_nb((reach_type_t)type, scale_of(type), src,
-                                                        remote + off, &sh, t_rank, &req)
-                                 : reach_acc_strided((reach_type_t)type, scale_of(type), src,
+                           : (nb ? reach_acc_strided_nb((reach_type_t)type, scale_of(type), src_k,
+                                                        remote + off, &sh, t_rank, req)
+                                 : reach_acc_strided((reach_type_t)type, scale_of(type), src_k,
                                                      remote + off, &sh, t_rank));
-                ref_walk(&sh, sh.levels, src, m + off, 1, type, scale_of(type));
+                ref_walk(&sh, sh.levels, src_k, m + off, 1, type, scale_of(type));
             }
         } else {
             /* Vector: distinct slots of `bytes` in the partition. */
@@ -209,9 +221,10 @@ int main(int argc, char **argv)
             char *used = calloc(slots, 1);
             reach_vector_t v[3];
             armci_giov_t g[3];
-            fill_small_ints(src, (size_t)(ndesc * per) * bytes, acc ? type : REACH_DOUBLE);
-            memset(got, 0x5a, (size_t)(ndesc * per) * bytes);
-            memcpy(expect, got, (size_t)(ndesc * per) * bytes);
+            fl[k].len = (size_t)(ndesc * per) * bytes;
+            fill_small_ints(src_k, fl[k].len, acc ? type : REACH_DOUBLE);
+            memset(got_k, 0x5a, fl[k].len);
+            memcpy(expect_k, got_k, fl[k].len);
             for (int d = 0; d < ndesc; d++) {
                 for (int j = 0; j < per; j++) {
                     size_t slot;
@@ -219,14 +232,14 @@ int main(int argc, char **argv)
                         slot = rnd((unsigned)slots);
                     while (used[slot]);
                     used[slot] = 1;
-                    char *r = remote + slot * bytes, *l = (op == 4 ? got : src) + (size_t)(d * per + j) * bytes;
+                    char *r = remote + slot * bytes, *l = (op == 4 ? got_k : src_k) + (size_t)(d * per + j) * bytes;
                     sp[d][j] = op == 4 ? (void *)r : (void *)l;
                     dp[d][j] = op == 4 ? (void *)l : (void *)r;
                     char *mr = m + slot * bytes;
                     if (op == 3)
                         memcpy(mr, l, bytes);
                     else if (op == 4)
-                        memcpy(expect + (size_t)(d * per + j) * bytes, mr, bytes);
+                        memcpy(expect_k + (size_t)(d * per + j) * bytes, mr, bytes);
                     else
                         for (size_t e = 0; e < bytes; e += esize[type])
                             ref_acc_elem(type, scale_of(type), l + e, mr + e);
@@ -237,30 +250,43 @@ int main(int argc, char **argv)
             }
             free(used);
             if (op == 3)
-                st = armci ? (nb ? ARMCI_NbPutV(g, ndesc, t_rank, &h) : ARMCI_PutV(g, ndesc, t_rank))
-                           : (nb ? reach_put_vector_nb(v, (size_t)ndesc, t_rank, &req)
+                st = armci ? (nb ? ARMCI_NbPutV(g, ndesc, t_rank, h) : ARMCI_PutV(g, ndesc, t_rank))
+                           : (nb ? reach_put_vector_nb(v, (size_t)ndesc, t_rank, req)
                                  : reach_put_vector(v, (size_t)ndesc, t_rank));
             else if (op == 4)
-                st = armci ? (nb ? ARMCI_NbGetV(g, ndesc, t_rank, &h) : ARMCI_GetV(g, ndesc, t_rank))
-                           : (nb ? reach_get_vector_nb(v, (size_t)ndesc, t_rank, &req)
+                st = armci ? (nb ? ARMCI_NbGetV(g, ndesc, t_rank, h) : ARMCI_GetV(g, ndesc, t_rank))
+                           : (nb ? reach_get_vector_nb(v, (size_t)ndesc, t_rank, req)
                                  : reach_get_vector(v, (size_t)ndesc, t_rank));
             else
                 st = armci ? (nb ? ARMCI_NbAccV(armci_acc_code[type], (void *)scale_of(type), g, ndesc,
-                                                t_rank, &h)
+                                                t_rank, h)
                                  : ARMCI_AccV(armci_acc_code[type], (void *)scale_of(type), g, ndesc, t_rank))
                            : (nb ? reach_acc_vector_nb((reach_type_t)type, scale_of(type), v,
-                                                       (size_t)ndesc, t_rank, &req)
+                                                       (size_t)ndesc, t_rank, req)
                                  : reach_acc_vector((reach_type_t)type, scale_of(type), v,
                                                     (size_t)ndesc, t_rank));
-            if (op == 4) {
-                if (nb)
-                    armci ? ARMCI_Wait(&h) : reach_wait(&req);
-                bad_gets += memcmp(got, expect, (size_t)(ndesc * per) * bytes) != 0;
-            }
+            memset(sp, 0, sizeof sp);
+            memset(dp, 0, sizeof dp);
+            memset(v, 0, sizeof v);
+            memset(g, 0, sizeof g);
         }
         CHECK_EQ_LL(st, 0);
-        if (nb && op != 1 && op != 4)
-            CHECK_EQ_LL(armci ? ARMCI_Wait(&h) : reach_wait(&req), 0);
+        if (!nb && fl[k].get)
+            bad_gets += memcmp(got_k, expect_k, fl[k].len) != 0;
+        if (k < BATCH - 1 && it < iters - 1)
+            continue;
+        if (how == 1)
+            CHECK_EQ_LL(reach_wait_all(), 0);
+        else if (how == 2)
+            ARMCI_WaitAll();
+        for (int j = 0; j <= k; j++) {
+            if (!fl[j].nb)
+                continue;
+            if (how == 0)
+                CHECK_EQ_LL(fl[j].armci ? ARMCI_Wait(&fl[j].h) : reach_wait(&fl[j].req), 0);
+            if (fl[j].get)
+                bad_gets += memcmp(got + (size_t)j * slot_size, expect + (size_t)j * slot_size, fl[j].len) != 0;
+        }
     }
     CHECK_EQ_LL(bad_gets, 0);
     reach_barrier();

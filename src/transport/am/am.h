@@ -50,18 +50,22 @@ void am_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr
  * signals (and serving requests) meanwhile. */
 void am_wait_signal(waitword_t *ww, uint32_t target) REACH_HIDDEN;
 void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes) REACH_HIDDEN;
-void am_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
-            size_t bytes) REACH_HIDDEN;
+/* An accumulate that returns with its last chunk in flight (src
+ * unchanged until it completes): 0 or a ticket, as am_put_nbi. */
+uint64_t am_acc_nbi(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
+                    size_t bytes) REACH_HIDDEN;
 /* A user atomic (base/xfer.h) at the target under its stripe
  * locks; returns the old value. */
 int64_t am_atomic(int rank, uintptr_t raddr, int width, int op, int64_t a, int64_t b) REACH_HIDDEN;
 /* A strided transfer of a merged plan: local is this process's side,
  * raddr rank's. Packed in pipelined chunks or run by run, as
- * REACH_STRIDED_PROTOCOL and the run length say. */
-void am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
-                const char *local, uintptr_t raddr) REACH_HIDDEN;
-void am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
-               size_t n) REACH_HIDDEN;
+ * REACH_STRIDED_PROTOCOL and the run length say. Returns with the
+ * transfer in flight: 0 or a ticket, as am_put_nbi and am_get_nb (a get's
+ * packed chunks are unpacked as their replies arrive). */
+uint64_t am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
+                    const char *local, uintptr_t raddr) REACH_HIDDEN;
+uint64_t am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
+                   size_t n) REACH_HIDDEN;
 /* Everything issued to rank (to every rank) is complete at the target. */
 void am_flush(int rank) REACH_HIDDEN;
 void am_flush_all(void) REACH_HIDDEN;

@@ -87,6 +87,15 @@ typedef struct am_retry {
     uint64_t msg[];
 } am_retry_t;
 
+/* The reply slots of a packed strided or vector get, awaited after the
+ * call returns: with what they point to copied (the plan; a vector's
+ * places, after the slots), since the caller's may be gone by then. */
+typedef struct am_gets {
+    reach_strided_t plan;
+    size_t n, next;          /* slots; the first not yet seen done */
+    am_slot_t slot[];
+} am_gets_t;
+
 /* A rank's transfers in flight (non-blocking gets, put_nbi sends), oldest
  * first: a ring of AM_FLIGHT_MAX, made at the first. Tickets count them
  * from 1; ticket t sits at ring[(t - 1) % AM_FLIGHT_MAX] and is complete
@@ -97,7 +106,7 @@ typedef struct am_retry {
 #define AM_FLIGHT_MAX 256
 typedef struct am_flight {
     struct am_flown {
-        void *req;           /* the network's request, or AM_SENT_GET */
+        void *req;           /* the network's request, AM_SENT_GET or AM_GETS */
         const char *what;
         am_request_t hdr;
         /* A get that the target sends (am_get_nb): where its data goes,
@@ -110,6 +119,8 @@ typedef struct am_flight {
 /* The req of a get in flight that the target's server sends to this
  * process's server (REQ_GET_SEND, answered by REQ_GET_DATA). */
 #define AM_SENT_GET ((void *)1)
+/* The req of a packed get in flight: dst is its am_gets_t. */
+#define AM_GETS ((void *)2)
 
 extern struct am_state {
     const net_backend_t *net;   /* NULL when the job is on one node */
@@ -143,6 +154,11 @@ void am_wait_slot(am_slot_t *slot) REACH_HIDDEN;
 void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
 void am_send(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
 void am_order(int rank) REACH_HIDDEN;
+/* Enters a packed get's slots as rank's next transfer in flight (they
+ * are freed once it completes); its ticket. */
+uint64_t am_flight_gets(int rank, am_gets_t *g) REACH_HIDDEN;
+/* A ticket covering every transfer in flight to rank, 0 if none is. */
+uint64_t am_flight_last(int rank) REACH_HIDDEN;
 void am_on_reply(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 void am_on_push(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 /* pack.c */

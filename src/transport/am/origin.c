@@ -65,15 +65,30 @@ static void am_wait_pending(int rank, int below)
         am_client_progress(&spins);
 }
 
+/* Whether a transfer in flight has completed; a packed get's slots are
+ * freed then. */
+static int am_flown_done(struct am_flown *e, int rank)
+{
+    if (e->req == AM_SENT_GET)
+        return atomic_load_explicit(&e->arrived, memory_order_acquire);
+    if (e->req != AM_GETS)
+        return am.net->test(e->req, e->what, rank);
+    am_gets_t *g = e->dst;
+    while (g->next < g->n && g->slot[g->next].done)
+        g->next++;
+    if (g->next < g->n)
+        return 0;
+    free(g);
+    return 1;
+}
+
 /* Retires rank's oldest transfers that have completed; 1 if none is left
  * up to ticket. */
 static int am_flight_retire(int rank, uint64_t ticket)
 {
     am_flight_t *f = &am.flight[rank];
     while (f->done < ticket && f->done < f->issued) {
-        struct am_flown *e = &f->ring[f->done % AM_FLIGHT_MAX];
-        if (e->req == AM_SENT_GET ? !atomic_load_explicit(&e->arrived, memory_order_acquire)
-                                  : !am.net->test(e->req, e->what, rank))
+        if (!am_flown_done(&f->ring[f->done % AM_FLIGHT_MAX], rank))
             return 0;
         f->done++;
     }
@@ -103,6 +118,19 @@ static uint64_t am_flight_add(int rank, void *req, const char *what)
     e->req = req;
     e->what = what;
     return ++f->issued;
+}
+
+uint64_t am_flight_gets(int rank, am_gets_t *g)
+{
+    struct am_flown *e = am_flight_next(rank);
+    e->dst = g;
+    return am_flight_add(rank, AM_GETS, "get");
+}
+
+uint64_t am_flight_last(int rank)
+{
+    am_flight_t *f = &am.flight[rank];
+    return f->issued > f->done ? f->issued : 0;
 }
 
 void am_complete(int rank, uint64_t ticket)
@@ -243,16 +271,22 @@ uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
     return am_flight_add(rank, AM_SENT_GET, "get");
 }
 
-void am_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
+/* In chunks; like am_put_nbi, each chunk's send completes the one before,
+ * and the last may still be in flight on return. */
+uint64_t am_acc_nbi(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
+                    size_t bytes)
 {
     size_t es = acc_elem_size(t), chunk = AM_ACC_CHUNK - AM_ACC_CHUNK % es;
     const char *s = src;
+    uint64_t ticket = 0;
     for (size_t off = 0; off < bytes; off += chunk) {
         size_t n = bytes - off < chunk ? bytes - off : chunk;
-        am_request_t rq = {.kind = REQ_ACC, .counted = 1, .type = (uint8_t)t, .raddr = raddr + off};
-        memcpy(rq.scale, scale, es);   /* the scale is one element */
-        am_send(rank, &rq, s + off, n, NULL);
+        am_request_t *rq = &am_flight_next(rank)->hdr;
+        *rq = (am_request_t){.kind = REQ_ACC, .counted = 1, .type = (uint8_t)t, .raddr = raddr + off};
+        memcpy(rq->scale, scale, es);   /* the scale is one element */
+        ticket = am_flight_add(rank, am_send_nbx(rank, rq, s + off, n, NULL), "accumulate");
     }
+    return ticket;
 }
 
 int64_t am_atomic(int rank, uintptr_t raddr, int width, int op, int64_t a, int64_t b)

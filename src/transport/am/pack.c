@@ -39,16 +39,16 @@ void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, ui
     }
 }
 
-/* One contiguous transfer of the direct protocol. */
-static void am_one(xfer_t op, int rank, reach_type_t t, const void *scale, const char *local,
-                   uintptr_t raddr, size_t bytes)
+/* One contiguous transfer of the direct protocol, left in flight: its
+ * ticket (0 if complete). */
+static uint64_t am_one(xfer_t op, int rank, reach_type_t t, const void *scale, const char *local,
+                       uintptr_t raddr, size_t bytes)
 {
     if (op == XFER_PUT)
-        am_put(rank, local, raddr, bytes);
-    else if (op == XFER_GET)
-        am_get(rank, raddr, (char *)local, bytes);
-    else
-        am_acc(rank, t, scale, local, raddr, bytes);
+        return am_put_nbi(rank, local, raddr, bytes);
+    if (op == XFER_GET)
+        return am_get_nb(rank, raddr, (char *)local, bytes);
+    return am_acc_nbi(rank, t, scale, local, raddr, bytes);
 }
 
 /* Whether an item (a run or a pair) of this size goes packed: always for
@@ -79,26 +79,23 @@ static am_request_t am_chunk_request(xfer_t op, int strided, reach_type_t t, con
     return rq;
 }
 
-static am_slot_t *am_slots(xfer_t op, size_t nchunks)
+/* The reply slots of a get in nchunks chunks, with `extra` bytes after
+ * them; NULL for other ops. */
+static am_gets_t *am_gets_new(xfer_t op, size_t nchunks, size_t extra)
 {
     if (op != XFER_GET)
         return NULL;
-    am_slot_t *slots = calloc(nchunks, sizeof *slots);
-    if (!slots)
-        rt_oom("strided or vector get", nchunks * sizeof *slots);
-    return slots;
+    size_t size = sizeof(am_gets_t) + nchunks * sizeof(am_slot_t) + extra;
+    am_gets_t *g = calloc(1, size);
+    if (!g)
+        rt_oom("strided or vector get", size);
+    g->n = nchunks;
+    return g;
 }
 
-/* Waits for the replies of a get's chunks. */
-static void am_slots_done(am_slot_t *slots, size_t nchunks)
-{
-    for (size_t c = 0; slots && c < nchunks; c++)
-        am_wait_slot(&slots[c]);
-    free(slots);
-}
-
-static void am_strided_pack(xfer_t op, int rank, reach_type_t t, const void *scale,
-                            const reach_strided_t *p, const char *local, uintptr_t raddr)
+/* Returns the get's ticket; the writes' chunks have gone out. */
+static uint64_t am_strided_pack(xfer_t op, int rank, reach_type_t t, const void *scale,
+                                const reach_strided_t *p, const char *local, uintptr_t raddr)
 {
     size_t run = p->count[0];
     uint64_t runs = strided_bytes(p) / run;
@@ -106,51 +103,57 @@ static void am_strided_pack(xfer_t op, int rank, reach_type_t t, const void *sca
     uint64_t nchunks = (runs + per - 1) / per;
     am_request_t rq = am_chunk_request(op, 1, t, scale);
     rq.raddr = raddr;
-    am_slot_t *slots = am_slots(op, nchunks);
+    am_gets_t *g = am_gets_new(op, nchunks, 0);
     am_pack_t *pk = (am_pack_t *)(void *)am.bounce;
     pk->plan = *p;
+    if (g)
+        g->plan = *p;
     for (uint64_t c = 0; c < nchunks; c++) {
         pk->first = c * per;
         pk->count = runs - pk->first < per ? runs - pk->first : per;
-        if (op == XFER_GET) {
-            slots[c] = (am_slot_t){.plan = p, .local = (char *)local, .first = pk->first};
-            am_send(rank, &rq, pk, sizeof *pk, &slots[c]);
+        if (g) {
+            g->slot[c] = (am_slot_t){.plan = &g->plan, .local = (char *)local, .first = pk->first};
+            am_send(rank, &rq, pk, sizeof *pk, &g->slot[c]);
         } else {
             am_pack_runs(p, p->src_stride, (char *)local, pk->first, pk->count, (char *)(pk + 1), 1);
             am_send(rank, &rq, pk, sizeof *pk + pk->count * run, NULL);
         }
     }
-    am_slots_done(slots, nchunks);
+    return g ? am_flight_gets(rank, g) : 0;
 }
 
-void am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *p,
-                const char *local, uintptr_t raddr)
+uint64_t am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *p,
+                    const char *local, uintptr_t raddr)
 {
     if (op != XFER_PUT)
         am_order(rank);
-    if (p->levels > 0 && p->count[0] <= AM_PACK_MAX && am_pack_item(op, p->count[0])) {
-        am_strided_pack(op, rank, t, scale, p, local, raddr);
-        return;
-    }
+    if (p->levels > 0 && p->count[0] <= AM_PACK_MAX && am_pack_item(op, p->count[0]))
+        return am_strided_pack(op, rank, t, scale, p, local, raddr);
     /* For a get the remote side is the source, else the destination. */
     strided_iter_t it = strided_begin(1);
     do
         am_one(op, rank, t, scale, local + (op == XFER_GET ? it.dst : it.src),
                raddr + (op == XFER_GET ? it.src : it.dst), p->count[0]);
     while (strided_next(&it, p));
+    return am_flight_last(rank);
 }
 
-/* A descriptor's pairs go in chunks carrying their target addresses. */
-static void am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v)
+/* A descriptor's pairs go in chunks carrying their target addresses; a
+ * get's ticket, as am_strided_pack. */
+static uint64_t am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *scale,
+                               const reach_vector_t *v)
 {
     size_t b = v->bytes, cnt = v->count;
     size_t per = am_chunk_items(cnt * b, b + sizeof(uint64_t));
     size_t nchunks = (cnt + per - 1) / per;
     am_request_t rq = am_chunk_request(op, 0, t, scale);
-    am_slot_t *slots = am_slots(op, nchunks);
+    am_gets_t *g = am_gets_new(op, nchunks, cnt * sizeof(void *));
+    void **places = g ? (void **)(void *)&g->slot[nchunks] : NULL;
     am_vpack_t *vp = (am_vpack_t *)(void *)am.bounce;
     uint64_t *addr = (uint64_t *)(vp + 1);
     void **remote = op == XFER_GET ? v->src : v->dst;
+    if (places)
+        memcpy(places, v->dst, cnt * sizeof(void *));
     for (size_t c = 0; c < nchunks; c++) {
         size_t first = c * per;
         vp->count = cnt - first < per ? cnt - first : per;
@@ -158,18 +161,19 @@ static void am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *scal
         char *d = (char *)(addr + vp->count);
         for (size_t j = 0; j < vp->count; j++) {
             addr[j] = (uint64_t)(uintptr_t)remote[first + j];
-            if (op != XFER_GET)
+            if (!g)
                 memcpy(d + j * b, v->src[first + j], b);
         }
-        size_t len = sizeof *vp + vp->count * sizeof(uint64_t) + (op == XFER_GET ? 0 : vp->count * b);
-        if (op == XFER_GET)
-            slots[c] = (am_slot_t){.dsts = v->dst + first, .bytes = b};
-        am_send(rank, &rq, vp, len, op == XFER_GET ? &slots[c] : NULL);
+        size_t len = sizeof *vp + vp->count * sizeof(uint64_t) + (g ? 0 : vp->count * b);
+        if (g)
+            g->slot[c] = (am_slot_t){.dsts = places + first, .bytes = b};
+        am_send(rank, &rq, vp, len, g ? &g->slot[c] : NULL);
     }
-    am_slots_done(slots, nchunks);
+    return g ? am_flight_gets(rank, g) : 0;
 }
 
-void am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v, size_t n)
+uint64_t am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
+                   size_t n)
 {
     if (op != XFER_PUT)
         am_order(rank);
@@ -185,4 +189,5 @@ void am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const rea
                    (uintptr_t)(get ? v[i].src[j] : v[i].dst[j]), b);
         }
     }
+    return am_flight_last(rank);
 }
