@@ -95,6 +95,8 @@ void bench_win_receiver(void);
 void bench_lu(void);
 /* exp_003_rma.c: contiguous and strided put, get and accumulate, and the
  * overlap of non-blocking put and get. */
+/* Starts and stops reach itself (before reach-bench's own start-up). */
+void bench_networks(const struct experiment *x, const char *out);
 void bench_transfers(void);
 void bench_strided(void);
 void bench_nb_overlap(void);

@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     build-essential cmake ninja-build pkg-config \
-    mpich libmpich-dev libucx-dev \
+    mpich libmpich-dev libucx-dev libfabric-dev \
     openmpi-bin libopenmpi-dev \
     clang libclang-rt-14-dev \
     procps python3 python3-matplotlib \

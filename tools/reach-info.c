@@ -95,6 +95,7 @@ int main(int argc, char **argv)
         for (int r = 0; r < reach_size(); r++)
             printf("rank %d: node %d, reached from rank 0 by %s\n", r, reach_node_of(r),
                    r == 0 ? "self" : reach_same_node(r) ? "shm" : "net");
+        printf("transports: %s\n", reach_transports());
     }
     reach_finalize();
     return 0;

@@ -53,7 +53,7 @@ int reach_node_rank(int node, int i)
 
 const char *reach_transports(void)
 {
-    static char line[200];
+    static char line[320];
     snprintf(line, sizeof line,
              "shm (memfd arenas, CPU atomics, futex waits) within a node; %s: RMA, active messages to "
              "a server thread, between nodes",

@@ -68,7 +68,13 @@ int config_parse_seconds(const char *s, double *out)
     return 0;
 }
 
-/* config_parse_protocol, _barrier, _lock and _winsync: the constant of the
+int config_parse_string(const char *s, const char **out)
+{
+    *out = s;
+    return 0;
+}
+
+/* config_parse_protocol, _barrier, _lock, _winsync and _network: the constant of the
  * choice s names, in any case. */
 #define CONFIG_PARSE_CHOICE_(constant, name)                                         \
     if (strcasecmp(s, name) == 0) {                                                  \
@@ -117,6 +123,8 @@ static const char *config_takes(const char *type, char *buf, size_t len)
         return "a number of bytes, with an optional k, m, g or t suffix";
     if (strcmp(type, "SECONDS") == 0)
         return "a decimal number of seconds (such as 0.5), at most a year";
+    if (strcmp(type, "STRING") == 0)
+        return "any text";
     return "?";
 }
 
@@ -128,6 +136,8 @@ static const char *config_takes(const char *type, char *buf, size_t len)
 #define config_parse_UINT config_parse_uint
 #define config_parse_SIZE config_parse_size
 #define config_parse_SECONDS config_parse_seconds
+#define config_parse_NETWORK config_parse_network
+#define config_parse_STRING config_parse_string
 
 /* 1 if name (up to '=') is a variable of the table or one reach passes to
  * UCX (REACH_UCX_*). */

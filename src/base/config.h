@@ -15,6 +15,8 @@ typedef struct config {
 #define CONFIG_FIELD_LOCK int
 #define CONFIG_FIELD_WINSYNC int
 #define CONFIG_FIELD_SECONDS double
+#define CONFIG_FIELD_NETWORK int
+#define CONFIG_FIELD_STRING const char *
 #define X(field, name, type, def, help) CONFIG_FIELD_##type field;
     REACH_CONFIG_TABLE(X)
 #undef X
@@ -25,12 +27,15 @@ typedef struct config {
  * nothing: reach_config_check (reach.h) says what is wrong. */
 int config_load(config_t *cfg);
 
-/* Parses one value of the given type ("BOOL", "UINT", "SIZE", "SECONDS"); 0 on
+/* Parses one value of the given type ("BOOL", "UINT", "SIZE", "SECONDS",
+ * "STRING"); 0 on
  * success. */
 int config_parse_bool(const char *s, int *out);
 int config_parse_uint(const char *s, uint32_t *out);
 int config_parse_size(const char *s, size_t *out);
 int config_parse_seconds(const char *s, double *out);
+/* Any text: out points to s. */
+int config_parse_string(const char *s, const char **out);
 /* The choice types' enums, from their CONFIG_TYPE_CHOICES lists
  * (config_table.h): PROTOCOL_AUTO ... PROTOCOL_KINDS, and so on. */
 #define CONFIG_CHOICE_CONSTANT_(constant, name) constant,
@@ -38,6 +43,7 @@ enum { CONFIG_PROTOCOL_CHOICES(CONFIG_CHOICE_CONSTANT_) PROTOCOL_KINDS };
 enum { CONFIG_BARRIER_CHOICES(CONFIG_CHOICE_CONSTANT_) BARRIER_KINDS };
 enum { CONFIG_LOCK_CHOICES(CONFIG_CHOICE_CONSTANT_) LOCK_KINDS };
 enum { CONFIG_WINSYNC_CHOICES(CONFIG_CHOICE_CONSTANT_) WINSYNC_KINDS };
+enum { CONFIG_NETWORK_CHOICES(CONFIG_CHOICE_CONSTANT_) NETWORK_KINDS };
 #undef CONFIG_CHOICE_CONSTANT_
 
 /* A choice's constant from one of its names (any case); 0 on success. */
@@ -45,9 +51,10 @@ int config_parse_protocol(const char *s, int *out);
 int config_parse_barrier(const char *s, int *out);
 int config_parse_lock(const char *s, int *out);
 int config_parse_winsync(const char *s, int *out);
+int config_parse_network(const char *s, int *out);
 
 /* "mcs, ticket, hybrid": the names a choice type of the table ("PROTOCOL",
- * "BARRIER", "LOCK", "WINSYNC") accepts, for a message about a value that
+ * "BARRIER", "LOCK", "WINSYNC", "NETWORK") accepts, for a message about a value that
  * is none of them; NULL for any other type. */
 const char *config_choices(const char *type);
 

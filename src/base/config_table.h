@@ -20,14 +20,16 @@
     X(BARRIER_TREE, "tree") X(BARRIER_COUNTER, "counter")
 #define CONFIG_LOCK_CHOICES(X) X(LOCK_MCS, "mcs") X(LOCK_TICKET, "ticket") X(LOCK_HYBRID, "hybrid")
 #define CONFIG_WINSYNC_CHOICES(X) X(WINSYNC_DIRECT, "direct") X(WINSYNC_DEFERRED, "deferred")
+#define CONFIG_NETWORK_CHOICES(X) X(NETWORK_AUTO, "auto") X(NETWORK_UCX, "ucx") X(NETWORK_OFI, "ofi")
 #define CONFIG_BOOL_CHOICES(X)
 #define CONFIG_UINT_CHOICES(X)
 #define CONFIG_SIZE_CHOICES(X)
 #define CONFIG_SECONDS_CHOICES(X)
+#define CONFIG_STRING_CHOICES(X)
 
 /* The choice types: X(TYPE, type), type as in config_parse_type. */
 #define CONFIG_CHOICE_TYPES(X)                                                       \
-    X(PROTOCOL, protocol) X(BARRIER, barrier) X(LOCK, lock) X(WINSYNC, winsync)
+    X(PROTOCOL, protocol) X(BARRIER, barrier) X(LOCK, lock) X(WINSYNC, winsync) X(NETWORK, network)
 
 /* ", auto, direct, pack": a type's choices as one string literal, each
  * after ", " ("" for a plain type). */
@@ -37,7 +39,8 @@
 /* Every environment variable reach reads: one row each.
  * X(field, NAME, type, default, help). type is BOOL, UINT, SIZE (bytes,
  * with an optional k, m, g or t suffix), SECONDS (a decimal number, 0 or
- * more) or a choice type above (PROTOCOL, BARRIER, LOCK, WINSYNC).
+ * more), STRING (any text) or a choice type above (PROTOCOL, BARRIER, LOCK,
+ * WINSYNC, NETWORK).
  * reach-info prints this table; reach-info --markdown prints the guide's
  * copy of it (docs/guide.md, checked by docs.guide). */
 #define REACH_CONFIG_TABLE(X)                                                        \
@@ -65,6 +68,10 @@
       "mutexes' algorithm: mcs (paper 000's queue lock), ticket (paper 001), hybrid (paper 000's baseline)") \
     X(win_sync, "REACH_WIN_SYNC", WINSYNC, "direct",                                 \
       "windows' epochs: direct (operations issued at once, paper 002) or deferred (lock, operations and unlock sent together at unlock, the paper's baseline)") \
+    X(network, "REACH_NETWORK", NETWORK, "auto",                                    \
+      "the network backend between nodes: ucx, ofi (libfabric), auto (ucx where this build has it, else ofi)") \
+    X(ofi_provider, "REACH_OFI_PROVIDER", STRING, "",                                \
+      "the libfabric provider the ofi backend asks fi_getinfo for (such as tcp or shm; empty: libfabric's first that serves)") \
     X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
       "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)") \
     X(peer_timeout, "REACH_PEER_TIMEOUT", SECONDS, "2",                              \

@@ -73,6 +73,16 @@ int wait_peer_gone(int rank)
            (rt.cfg.peer_proc && wait_proc_gone(rank));
 }
 
+int wait_rank_ended(int rank)
+{
+    for (int ms = 0; ms < 1000; ms += 5) {
+        if (wait_peer_gone(rank) || wait_proc_gone(rank))
+            return 1;
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+    }
+    return 0;
+}
+
 int wait_proc_gone(int rank)
 {
     const peer_t *p = &rt.peers[rank];

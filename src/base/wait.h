@@ -101,6 +101,11 @@ int wait_peer_gone(int rank) REACH_HIDDEN;
 /* 1 if rank is of this machine and /proc says it has ended, whatever
  * REACH_PEER_PROC says (for the message of a failure). */
 int wait_proc_gone(int rank) REACH_HIDDEN;
+/* Whether rank has ended, for the message of a failure to reach it
+ * (either check above). A killed process's connections close before /proc
+ * shows it ended, so a failure may come first: it is given a second to
+ * show. */
+int wait_rank_ended(int rank) REACH_HIDDEN;
 /* The network has found rank failed, for the reason why: any thread may
  * call it; the application thread's next tick counts rank as gone. */
 void wait_peer_lost(int rank, const char *why) REACH_HIDDEN;

@@ -2,8 +2,9 @@
  * from a network to reach ranks on other nodes. A backend knows nothing of
  * reach's operations: it moves messages between workers, reads remote
  * memory, does 64-bit atomics, and wakes a sleeping thread. Adding a
- * network is one folder implementing this table and one line in
- * net_backends (transport/am/target.c).
+ * network is one folder implementing this table, one line in
+ * net_backends (transport/am/target.c), its name among REACH_NETWORK's
+ * choices (base/config_table.h) and its sources in CMakeLists.txt.
  *
  * Each process has two workers: the client (the application thread issues
  * on it) and the server (which serves requests from other processes:
@@ -90,6 +91,7 @@ typedef struct net_backend {
     void (*signal)(net_worker_t w);
 } net_backend_t;
 
-extern const net_backend_t net_ucx;
+extern const net_backend_t net_ucx;   /* transport/ucx */
+extern const net_backend_t net_ofi;   /* transport/ofi */
 
 #endif

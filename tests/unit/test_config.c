@@ -92,7 +92,13 @@ int main(void)
     CHECK(strcmp(config_choices("BARRIER"), "fence+dissemination, combined, tree, counter") == 0);
     CHECK(strcmp(config_choices("LOCK"), "mcs, ticket, hybrid") == 0);
     CHECK(strcmp(config_choices("WINSYNC"), "direct, deferred") == 0);
-    CHECK(config_choices("BOOL") == NULL && config_choices("SECONDS") == NULL);
+    CHECK(strcmp(config_choices("NETWORK"), "auto, ucx, ofi") == 0);
+    CHECK(config_choices("BOOL") == NULL && config_choices("SECONDS") == NULL &&
+          config_choices("STRING") == NULL);
+    CHECK(config_parse_network("OFI", &kind) == 0 && kind == NETWORK_OFI);
+    CHECK(config_parse_network("verbs", &kind) != 0);
+    const char *text = NULL;
+    CHECK(config_parse_string("tcp;ofi_rxm", &text) == 0 && strcmp(text, "tcp;ofi_rxm") == 0);
     CHECK(config_choices("lock") == NULL && config_choices("") == NULL);
 
     config_t cfg;

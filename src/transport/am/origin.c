@@ -12,15 +12,17 @@
 #define AM_SERVE_EVERY 4
 
 /* Sleeps on the client's file descriptor until something arrives (10 ms
- * at most), unless something has already. */
-static void am_client_sleep(void)
+ * at most), unless something has already; 1 if the sleep ran out with
+ * nothing (the caller then sleeps again without spinning first). */
+static int am_client_sleep(void)
 {
     if (am.net->arm(NET_CLIENT)) {
         struct pollfd pfd = {am.net->fd(NET_CLIENT), POLLIN, 0};
         rt_stat_inc(&rt.stats.blocking_waits);
         wait_tick();
-        poll(&pfd, 1, 10);
+        return poll(&pfd, 1, 10) == 0;
     }
+    return 0;
 }
 
 /* Waits for progress on the client worker, serving meanwhile what arrives
@@ -40,8 +42,7 @@ void am_client_progress(unsigned *spins)
     }
     if (++*spins < rt.cfg.spin_count)
         return;
-    *spins = 0;
-    am_client_sleep();
+    *spins = am_client_sleep() ? rt.cfg.spin_count : 0;
 }
 
 void am_wait_req(void *req, const char *what, int rank)
@@ -402,8 +403,7 @@ void am_wait_signal(waitword_t *ww, uint32_t target)
         if (got) {
             i = 0;
         } else if (i >= rt.cfg.spin_count) {
-            am_client_sleep();
-            i = 0;
+            i = am_client_sleep() ? rt.cfg.spin_count : 0;
         }
     }
 }

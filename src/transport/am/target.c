@@ -13,13 +13,34 @@
 #include "transport/shm/shm_ops.h"
 
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct am_state am;
 
-/* The network backends, the first is used. */
-static const net_backend_t *const net_backends[] = {&net_ucx};
+/* The network backends this build has, by REACH_NETWORK's choice. */
+static const net_backend_t *const net_backends[NETWORK_KINDS] = {
+#ifdef REACH_HAVE_UCX
+    [NETWORK_UCX] = &net_ucx,
+#endif
+#ifdef REACH_HAVE_OFI
+    [NETWORK_OFI] = &net_ofi,
+#endif
+};
+
+/* The backend REACH_NETWORK chooses (auto: the first this build has);
+ * NULL if this build has not got it. Before start-up, as the environment
+ * says now. */
+static const net_backend_t *am_backend(void)
+{
+    config_t cfg;
+    int n = rt.initialized ? rt.cfg.network : (config_load(&cfg), cfg.network);
+    for (int k = NETWORK_AUTO + 1; n == NETWORK_AUTO && k < NETWORK_KINDS; k++)
+        if (net_backends[k])
+            n = k;
+    return n == NETWORK_AUTO ? NULL : net_backends[n];
+}
 
 #define AM_HANDLERS 16
 static struct {
@@ -421,9 +442,10 @@ void *am_server_main(void *arg)
             idle = 0;
             continue;
         }
+        /* (idle stays up: woken, the server spins again only once it has
+         * served something, so a wake that brings nothing costs one round) */
         if (++idle < rt.cfg.server_spin)
             continue;
-        idle = 0;
         if (!am.net->arm(NET_SERVER))
             continue;
         if (!am.net->arm(NET_WATCH)) {
@@ -488,7 +510,12 @@ int am_init(void)
         memcpy(&rt.peers[r].rbase, all + off[r], sizeof mine);
     free(all);
     free(off);
-    const net_backend_t *net = net_backends[0];
+    const net_backend_t *net = am_backend();
+    if (net == NULL)
+        rt_error(REACH_ERR_ARG, "reach_init", "this build of reach has no %s network backend "
+                 "(REACH_NETWORK; its library was not found when reach was built)", getenv("REACH_NETWORK"));
+    if (!rt_all_agree(rt.comm, net != NULL))
+        return REACH_ERR_ARG;
     int st = net->init(shm_arena_base(), shm_arena_size(), &am_upcalls);
     if (st != REACH_SUCCESS)
         return st;
@@ -533,5 +560,10 @@ void am_finalize(void)
 
 const char *am_describe(void)
 {
-    return net_backends[0]->describe();
+    static char line[192];
+    const net_backend_t *net = am_backend();
+    snprintf(line, sizeof line, "%s (REACH_NETWORK: this build has%s%s)",
+             net ? net->describe() : "no network backend", net_backends[NETWORK_UCX] ? " ucx" : "",
+             net_backends[NETWORK_OFI] ? " ofi" : "");
+    return line;
 }

@@ -19,7 +19,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <ucp/api/ucp.h>
 
 /* Active-message ids, one per channel. */
@@ -46,23 +45,10 @@ static ucp_worker_h ux_from(int ep)
     return ux.worker[ep == UX_S2C || ep == UX_S2S ? NET_SERVER : NET_CLIENT];
 }
 
-/* Whether rank has ended, for the message of a failure to reach it. A
- * killed process's connections close before /proc shows it ended, so a
- * failure may come first: it is given a second to show. */
-static int ux_rank_ended(int rank)
-{
-    for (int ms = 0; ms < 1000; ms += 5) {
-        if (wait_peer_gone(rank) || wait_proc_gone(rank))
-            return 1;
-        nanosleep(&(struct timespec){0, 5000000}, NULL);
-    }
-    return 0;
-}
-
 _Noreturn static void ux_failed(const char *what, int rank, ucs_status_t s)
 {
     rt_fatal("UCX %s to rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid, ucs_status_string(s),
-             ux_rank_ended(rank) ? "; that rank has ended without reach_finalize (killed, crashed or exited)" : "");
+             wait_rank_ended(rank) ? "; that rank has ended without reach_finalize (killed, crashed or exited)" : "");
 }
 
 static int ux_test(void *req, const char *what, int rank)

@@ -1,0 +1,300 @@
+/* The libfabric backend of net.h: one RDM endpoint per worker (client and
+ * server), each with its own completion queue whose wait object is a file
+ * descriptor, so that a sleeping thread wakes on it. One address vector
+ * holds both endpoints of every rank. The arena is registered once; its
+ * key and base go to every rank.
+ *
+ * Messages carry a small header of the backend's (ofi_wire_t: channel,
+ * kind, lengths) before the protocol's header and data. Each endpoint
+ * keeps OFI_RECVS receive buffers of OFI_EAGER bytes posted. A message
+ * that fits is sent by fi_inject (up to OFI_INJECT bytes, where the
+ * provider takes that much) or from a private copy, so the caller's data
+ * may be reused at once; a larger one goes by rendezvous: the sender
+ * registers its data, sends its address and key, the receiver reads it
+ * with fi_read straight into place and says so (OFI_RNDV_DONE), and only
+ * then is the send complete. Gets up to OFI_GET_MSG_MAX are a message
+ * answered by the target's server, larger ones fi_read on its endpoint.
+ *
+ * 64-bit atomics are done by the target's server worker with the CPU's
+ * atomics on the arena (OFI_AMO): libfabric does not say whether a
+ * provider's atomics are atomic against the CPU atomics of the target's
+ * node, which reach needs, so the provider's own are not used.
+ *
+ * Needs a provider with FI_MSG and FI_RMA on RDM endpoints, ordered
+ * sends, completion queues that wait on a file descriptor, and local
+ * buffers that need no registration (FI_MR_LOCAL): tcp (with ofi_rxm)
+ * has it all (README.md). REACH_OFI_PROVIDER names one for fi_getinfo. */
+#include "transport/ofi/ofi.h"
+#include "base/wait.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ofi_state ofi;
+
+/* ---- requests ---------------------------------------------------------------------- */
+
+static ofi_req_t *ofi_req_new(int kind)
+{
+    ofi_req_t *r = calloc(1, sizeof *r);
+    if (!r)
+        rt_oom("network request", sizeof *r);
+    r->kind = kind;
+    return r;
+}
+
+static int ofi_test(void *req, const char *what, int rank)
+{
+    ofi_req_t *r = req;
+    if (!atomic_load_explicit(&r->done, memory_order_acquire))
+        return 0;
+    int err = r->err;
+    free(r);
+    if (err)
+        rt_fatal("libfabric %s to rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid,
+                 fi_strerror(err), wait_rank_ended(rank) ? OFI_ENDED : "");
+    return 1;
+}
+
+/* ---- sending ------------------------------------------------------------------------ */
+
+/* The endpoint each channel sends from, and whether it goes to the
+ * rank's server endpoint. */
+static const int chan_from[] = {NET_CLIENT, NET_SERVER, NET_CLIENT, NET_SERVER, NET_SERVER};
+static const int chan_to_server[] = {1, 0, 0, 0, 1};
+
+/* Posts a send of buf (len bytes) from worker w to dest; ctx is its
+ * completion's context (NULL: inject, no completion). Retries, progressing
+ * w, while the provider has no room. */
+static void ofi_post_send(int w, fi_addr_t dest, void *buf, size_t len, ofi_req_t *ctx, int rank)
+{
+    if (ctx)
+        ctx->rank = rank;
+    for (;;) {
+        ssize_t rc = ctx ? fi_send(ofi.w[w].ep, buf, len, NULL, dest, &ctx->ctx)
+                         : fi_inject(ofi.w[w].ep, buf, len, dest);
+        if (rc == 0)
+            return;
+        if (rc != -FI_EAGAIN)
+            rt_fatal("libfabric send to rank %d (pid %d) failed: %s%s", rank, rt.peers[rank].pid,
+                     fi_strerror((int)-rc), wait_rank_ended(rank) ? OFI_ENDED : "");
+        ofi_progress_worker(w);
+    }
+}
+
+/* Sends m, hdr (hlen bytes) and data (len) as one message from worker w
+ * to rank's endpoint (its server's or its client's): by fi_inject if it
+ * is small enough, else from a copy freed once sent. The caller's buffers
+ * may be reused on return. */
+static void ofi_send_whole(int w, int rank, int to_server, const ofi_wire_t *m, const void *hdr, size_t hlen,
+                           const void *data, size_t len)
+{
+    size_t total = sizeof *m + hlen + len;
+    char small[OFI_INJECT], *buf = small;
+    ofi_req_t *r = NULL;
+    if (total > ofi.inject || total > OFI_INJECT) {
+        r = ofi_req_new(OFI_REQ_SEND);
+        if (!(r->buf = buf = malloc(total)))
+            rt_oom("network send", total);
+    }
+    memcpy(buf, m, sizeof *m);
+    if (hlen)
+        memcpy(buf + sizeof *m, hdr, hlen);
+    if (len)
+        memcpy(buf + sizeof *m + hlen, data, len);
+    ofi_post_send(w, ofi.addr[rank][to_server], buf, total, r, rank);
+}
+
+void ofi_send_control(int w, int rank, int to_server, const ofi_wire_t *m)
+{
+    ofi_send_whole(w, rank, to_server, m, NULL, 0, NULL, 0);
+}
+
+static void *ofi_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len,
+                      int flags)
+{
+    int w = chan_from[chan], to_server = chan_to_server[chan];
+    size_t total = sizeof(ofi_wire_t) + hlen + len;
+    ofi_wire_t m = {.chan = (uint8_t)chan, .kind = OFI_EAGER_MSG, .from = rt.rank, .hlen = (uint32_t)hlen,
+                    .len = len};
+    ofi_req_t *user = NULL;
+    if (total <= OFI_EAGER) {
+        ofi_send_whole(w, rank, to_server, &m, hdr, hlen, data, len);
+    } else {
+        /* Rendezvous: into place from the caller's data; or, where the
+         * caller asked for eager, whole from a copy (OFI_LARGE_MSG). The
+         * caller tests the request unless it is a copy or NET_FREE. */
+        ofi_req_t *r = ofi_req_new(OFI_REQ_RNDV);
+        const void *src = data;
+        if (flags & NET_EAGER) {
+            if (!(r->buf = malloc(len)))
+                rt_oom("network send", len);
+            memcpy(r->buf, data, len);
+            src = r->buf;
+            m.kind = OFI_LARGE_MSG;
+        } else {
+            m.kind = OFI_RNDV_MSG;
+            r->keep = !(flags & NET_FREE);
+            user = r->keep ? r : NULL;
+        }
+        int rc = ofi_register(w, src, len, &r->mr, &m.key);
+        if (rc != 0)
+            rt_fatal("libfabric cannot register %zu bytes to send: %s", len, fi_strerror(-rc));
+        m.addr = ofi.virt_addr ? (uint64_t)(uintptr_t)src : 0;
+        m.token = (uint64_t)(uintptr_t)r;
+        ofi_send_whole(w, rank, to_server, &m, hdr, hlen, NULL, 0);
+    }
+    if (flags & NET_FREE)
+        free((void *)hdr);
+    return user;
+}
+
+/* A rendezvous message's data: read from the sender into place, then the
+ * sender is told and up->received(arg) called. */
+static void ofi_read_rndv(int w, const ofi_wire_t *m, void *place, void *arg, void *buf)
+{
+    ofi_req_t *r = ofi_req_new(OFI_REQ_RNDV_READ);
+    r->arg = arg;
+    r->buf = buf;
+    r->rank = m->from;
+    r->token = m->token;
+    r->sender_w = chan_from[m->chan];
+    ofi_read(w, m->from, r->sender_w == NET_SERVER, place, m->len, m->addr, m->key, r);
+}
+
+static void ofi_recv_rndv(void *rndv, void *place, size_t len, void *arg)
+{
+    (void)len;
+    ofi_read_rndv(NET_SERVER, rndv, place, arg, NULL);
+}
+
+/* An eager message too large to send whole, at worker w: its headers kept
+ * and its data read into one buffer, then passed on (ofi_rndv_read). */
+void ofi_recv_large(int w, const ofi_wire_t *m)
+{
+    size_t head = sizeof *m + m->hlen;
+    char *buf = malloc(head + m->len);
+    if (!buf)
+        rt_oom("network receive", head + m->len);
+    memcpy(buf, m, head);
+    ofi_read_rndv(w, m, buf + head, NULL, buf);
+}
+
+/* ---- gets and atomics ------------------------------------------------------------ */
+
+static void *ofi_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
+{
+    ofi_req_t *r = ofi_req_new(OFI_REQ_GET);
+    r->keep = 1;
+    if (bytes > OFI_GET_MSG_MAX) {
+        ofi_read(NET_CLIENT, rank, 1, dst, bytes, ofi_remote(rank, raddr), ofi.keys[rank], r);
+        return r;
+    }
+    r->dst = dst;
+    ofi_wire_t m = {.kind = OFI_GET, .from = rt.rank, .len = bytes, .addr = raddr,
+                    .token = (uint64_t)(uintptr_t)r};
+    ofi_send_control(NET_CLIENT, rank, 1, &m);
+    return r;
+}
+
+/* At the target's server worker: a get's data, from the arena, as one
+ * message to the origin's client. */
+void ofi_serve_get(const ofi_wire_t *m)
+{
+    ofi_wire_t a = {.kind = OFI_GET_DATA, .from = rt.rank, .len = m->len, .token = m->token};
+    ofi_send_whole(NET_SERVER, m->from, 0, &a, NULL, 0, (const void *)(uintptr_t)m->addr, m->len);
+}
+
+static void *ofi_amo(int rank, int cas, const uint64_t *operand, uint64_t *result, uintptr_t raddr)
+{
+    ofi_req_t *r = ofi_req_new(OFI_REQ_AMO);
+    r->keep = 1;
+    r->result = result;
+    ofi_wire_t m = {.chan = NET_REQUEST, .kind = OFI_AMO, .from = rt.rank, .hlen = (uint32_t)cas,
+                    .addr = raddr, .key = *operand, .len = *result, .token = (uint64_t)(uintptr_t)r};
+    ofi_send_control(NET_CLIENT, rank, 1, &m);
+    return r;
+}
+
+/* At the target's server worker: the atomic, with the CPU's atomics on
+ * the arena, and its answer. */
+void ofi_serve_amo(const ofi_wire_t *m)
+{
+    _Atomic uint64_t *word = (_Atomic uint64_t *)(uintptr_t)m->addr;
+    uint64_t old;
+    if (m->hlen) {   /* compare-and-swap: key expected, len stored */
+        old = m->key;
+        atomic_compare_exchange_strong(word, &old, m->len);
+    } else {
+        old = atomic_fetch_add(word, m->key);
+    }
+    ofi_wire_t a = {.kind = OFI_AMO_DONE, .from = rt.rank, .len = old, .token = m->token};
+    ofi_send_control(NET_SERVER, m->from, 0, &a);
+}
+
+/* ---- the table -------------------------------------------------------------------- */
+
+/* 1 if worker w may sleep on its descriptor. The tcp provider's
+ * fi_trywait says -FI_EAGAIN most of the time when nothing has arrived
+ * (measured: 724 of 732 calls of an idle server in a 3 s wait), so one more
+ * progress call that finds nothing decides then; the descriptor is ready
+ * whenever a socket has data, and the sleep is bounded (ofi_idle_ms). */
+static int ofi_arm(net_worker_t w)
+{
+    if (w == NET_WATCH)
+        return 1;
+    struct fid *f = &ofi.w[w].cq->fid;
+    int rc = fi_trywait(ofi.fabric, &f, 1);
+    return rc == FI_SUCCESS || (rc == -FI_EAGAIN && ofi_progress_worker(w) == 0);
+}
+
+static int ofi_fd(net_worker_t w)
+{
+    return w == NET_WATCH ? -1 : ofi.w[w].fd;
+}
+
+/* See ofi_arm: a sleeping worker looks again at least this often. */
+static int ofi_idle_ms(void)
+{
+    return 10;
+}
+
+static void ofi_signal(net_worker_t w)
+{
+    fi_cq_signal(ofi.w[w].cq);
+}
+
+static unsigned ofi_progress(net_worker_t w)
+{
+    return w == NET_WATCH ? 0 : ofi_progress_worker(w);
+}
+
+static const char *ofi_describe(void)
+{
+    static char line[128];
+    const char *asked = rt.initialized ? rt.cfg.ofi_provider : getenv("REACH_OFI_PROVIDER");
+    if (ofi.info)
+        snprintf(line, sizeof line, "ofi (libfabric %u.%u, provider %s)", FI_MAJOR(fi_version()),
+                 FI_MINOR(fi_version()), ofi.info->fabric_attr->prov_name);
+    else
+        snprintf(line, sizeof line, "ofi (libfabric %u.%u, provider %s)", FI_MAJOR(fi_version()),
+                 FI_MINOR(fi_version()), asked && *asked ? asked : "libfabric's first");
+    return line;
+}
+
+const net_backend_t net_ofi = {
+    .init = ofi_init,
+    .finalize = ofi_finalize,
+    .describe = ofi_describe,
+    .send = ofi_send,
+    .recv_rndv = ofi_recv_rndv,
+    .get = ofi_get,
+    .amo = ofi_amo,
+    .test = ofi_test,
+    .progress = ofi_progress,
+    .arm = ofi_arm,
+    .fd = ofi_fd,
+    .idle_ms = ofi_idle_ms,
+    .signal = ofi_signal,
+};

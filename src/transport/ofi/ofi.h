@@ -1,0 +1,112 @@
+/* The libfabric backend's state and wire format, shared by its messages
+ * (ofi.c) and its endpoints, progress and start-up (ofi_ep.c). */
+#ifndef REACH_TRANSPORT_OFI_H
+#define REACH_TRANSPORT_OFI_H
+
+#include "transport/net.h"
+#include "base/state.h"
+
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* The largest message sent whole (the protocol's eager chunks are at most
+ * 64 KiB and a header); larger ones go by rendezvous: straight into place
+ * (OFI_RNDV_MSG) or, where the protocol asked for an eager message, into
+ * a buffer of the receiver's and then to the upcall as a whole message
+ * (OFI_LARGE_MSG). Such a message reaches the protocol once its data is
+ * read, perhaps after smaller ones its sender sent later; reach sends
+ * eager messages this large only as requests and answers whose sender
+ * waits for them (a deferred window epoch and its gets). */
+#define OFI_EAGER ((size_t)(68 << 10))
+/* The largest message sent by fi_inject, if the provider takes it (the
+ * protocol's requests with a little data: an 8 B put is 120 bytes). */
+#define OFI_INJECT ((size_t)256)
+/* Receive buffers kept posted per endpoint. */
+#define OFI_RECVS 16
+#define OFI_ENDED "; that rank has ended without reach_finalize (killed, crashed or exited)"
+
+/* The backend's own header, before the protocol's: what follows, and
+ * for rendezvous and atomics their fields. */
+enum { OFI_EAGER_MSG, OFI_RNDV_MSG, OFI_LARGE_MSG, OFI_RNDV_DONE, OFI_AMO, OFI_AMO_DONE, OFI_GET, OFI_GET_DATA };
+/* Gets up to this size are messages answered by the target's server
+ * (OFI_GET, OFI_GET_DATA: over tcp a small fi_read took 28 us where a
+ * message's round trip takes 18); larger ones are fi_read, zero-copy. */
+#define OFI_GET_MSG_MAX ((size_t)16 << 10)
+typedef struct ofi_wire {
+    uint8_t chan, kind;
+    int32_t from;       /* the sender's rank */
+    uint32_t hlen;      /* the protocol header's length; OFI_AMO: 1 for compare-and-swap */
+    uint64_t len;       /* the data's length; OFI_AMO: the value stored by a swap; _DONE: the old value */
+    uint64_t addr, key; /* rendezvous: where the data is; OFI_AMO: the word, and the operand;
+                         * OFI_GET: where the data is */
+    uint64_t token;     /* the sender's request, answered by _DONE */
+} ofi_wire_t;
+
+/* A request of the backend's: the completion queue's context is its
+ * first member. */
+enum { OFI_REQ_SEND, OFI_REQ_RNDV, OFI_REQ_RNDV_READ, OFI_REQ_GET, OFI_REQ_AMO, OFI_REQ_RECV };
+typedef struct ofi_req {
+    struct fi_context2 ctx;
+    int kind;
+    int keep;               /* the protocol tests it (net test): ofi_test frees it */
+    _Atomic int done;
+    int err;                /* an fi_errno, if it failed */
+    void *buf;              /* freed when done (a copy sent, a receive buffer) */
+    struct fid_mr *mr;      /* closed when done */
+    uint64_t *result;       /* OFI_REQ_AMO: the old value goes here */
+    void *dst;              /* OFI_REQ_GET by message: the data goes here */
+    void *arg;              /* OFI_REQ_RNDV_READ: up->received's; NULL for OFI_LARGE_MSG (buf
+                             * holds its wire header, protocol header and data) */
+    int rank, sender_w, w;
+    uint64_t token;
+} ofi_req_t;
+
+extern struct ofi_state {
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct {
+        struct fid_ep *ep;
+        struct fid_cq *cq;
+        int fd;
+        ofi_req_t *recv[OFI_RECVS];
+    } w[2];                 /* NET_CLIENT, NET_SERVER */
+    fi_addr_t (*addr)[2];   /* by rank: its client's and its server's endpoint */
+    struct fid_mr *mr;      /* the arena */
+    uint64_t *keys, *bases; /* by rank: its arena's key and address */
+    int virt_addr;          /* RMA addresses are virtual (else offsets in the region) */
+    int prov_key, mr_endpoint;
+    _Atomic uint64_t next_key;   /* keys of this process's registrations, when it chooses them */
+    size_t inject;
+    const net_upcalls_t *up;
+} ofi;
+
+/* ofi.c */
+void ofi_send_control(int w, int rank, int to_server, const ofi_wire_t *m) REACH_HIDDEN;
+void ofi_serve_amo(const ofi_wire_t *m) REACH_HIDDEN;
+void ofi_serve_get(const ofi_wire_t *m) REACH_HIDDEN;
+void ofi_recv_large(int w, const ofi_wire_t *m) REACH_HIDDEN;
+/* ofi_ep.c */
+int ofi_init(void *base, size_t len, const net_upcalls_t *up) REACH_HIDDEN;
+void ofi_finalize(void) REACH_HIDDEN;
+unsigned ofi_progress_worker(int w) REACH_HIDDEN;
+/* Registers buf for remote reads through worker w's endpoint: 0 or a
+ * negative fi_errno. */
+int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_t *key) REACH_HIDDEN;
+void ofi_read(int w, int rank, int from_server, void *place, size_t len, uint64_t raddr, uint64_t key,
+              ofi_req_t *r) REACH_HIDDEN;
+
+/* raddr of rank's arena as its RMA address. */
+static inline uint64_t ofi_remote(int rank, uintptr_t raddr)
+{
+    return ofi.virt_addr ? raddr : raddr - ofi.bases[rank];
+}
+
+#endif

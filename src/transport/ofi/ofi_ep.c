@@ -1,0 +1,353 @@
+/* The libfabric backend's endpoints: start-up and shut-down, memory
+ * registration, reads, and progress (completions and arrivals). */
+#include "transport/ofi/ofi.h"
+#include "base/wait.h"
+#include "boot/boot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- registrations and reads ------------------------------------------------------ */
+
+int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_t *key)
+{
+    int rc = fi_mr_reg(ofi.domain, buf, len, FI_REMOTE_READ, 0, ofi.prov_key ? 0 : atomic_fetch_add(&ofi.next_key, 1), 0, mr, NULL);
+    if (rc == 0 && ofi.mr_endpoint && ((rc = fi_mr_bind(*mr, &ofi.w[w].ep->fid, 0)) != 0 ||
+                                       (rc = fi_mr_enable(*mr)) != 0))
+        fi_close(&(*mr)->fid);
+    if (rc != 0)
+        *mr = NULL;
+    else
+        *key = fi_mr_key(*mr);
+    return rc;
+}
+
+void ofi_read(int w, int rank, int at_server, void *place, size_t len, uint64_t raddr, uint64_t key,
+              ofi_req_t *r)
+{
+    r->rank = rank;
+    r->w = w;
+    for (;;) {
+        ssize_t rc = fi_read(ofi.w[w].ep, place, len, NULL, ofi.addr[rank][at_server], raddr, key, &r->ctx);
+        if (rc == 0)
+            return;
+        if (rc != -FI_EAGAIN)
+            rt_fatal("libfabric read from rank %d (pid %d) failed: %s%s", rank, rt.peers[rank].pid,
+                     fi_strerror((int)-rc), wait_rank_ended(rank) ? OFI_ENDED : "");
+        ofi_progress_worker(w);
+    }
+}
+
+/* ---- progress ----------------------------------------------------------------------- */
+
+static void ofi_post_recv(int w, ofi_req_t *r)
+{
+    ssize_t rc;
+    while ((rc = fi_recv(ofi.w[w].ep, r->buf, OFI_EAGER, NULL, FI_ADDR_UNSPEC, &r->ctx)) == -FI_EAGAIN)
+        fi_cq_read(ofi.w[w].cq, NULL, 0);
+    if (rc != 0)
+        rt_fatal("libfabric cannot post a receive: %s", fi_strerror((int)-rc));
+}
+
+/* A request of the protocol's (keep) is freed by its test; the
+ * backend's own here. */
+static void ofi_req_done(ofi_req_t *r)
+{
+    if (r->mr)
+        fi_close(&r->mr->fid);
+    r->mr = NULL;
+    if (r->keep) {
+        atomic_store_explicit(&r->done, 1, memory_order_release);
+        return;
+    }
+    free(r->buf);
+    free(r);
+}
+
+/* A message to the protocol at worker w: its data, or NULL for a
+ * rendezvous. */
+static void ofi_deliver(int w, const ofi_wire_t *m, const char *data)
+{
+    net_recv_fn fn = w == NET_SERVER ? ofi.up->request : m->chan == NET_REPLY ? ofi.up->reply : ofi.up->push;
+    fn(m + 1, m->hlen, (void *)data, m->len, data ? NULL : (void *)m);
+}
+
+/* A message arrived at worker w. */
+static void ofi_arrived(int w, const ofi_wire_t *m, size_t got)
+{
+    const char *hdr = (const char *)(m + 1);
+    ofi_req_t *r = (ofi_req_t *)(uintptr_t)m->token;
+    switch (m->kind) {
+    case OFI_EAGER_MSG:
+    case OFI_RNDV_MSG:
+        if (got != sizeof *m + m->hlen + (m->kind == OFI_EAGER_MSG ? m->len : 0))
+            rt_fatal("libfabric: a malformed message from rank %d", m->from);
+        ofi_deliver(w, m, m->kind == OFI_EAGER_MSG ? hdr + m->hlen : NULL);
+        return;
+    case OFI_LARGE_MSG:
+        ofi_recv_large(w, m);
+        return;
+    case OFI_RNDV_DONE:
+        ofi_req_done(r);
+        return;
+    case OFI_AMO:
+        ofi_serve_amo(m);
+        return;
+    case OFI_AMO_DONE:
+        *r->result = m->len;
+        ofi_req_done(r);
+        return;
+    case OFI_GET:
+        ofi_serve_get(m);
+        return;
+    case OFI_GET_DATA:
+        if (got != sizeof *m + m->len)
+            rt_fatal("libfabric: a malformed message from rank %d", m->from);
+        memcpy(r->dst, m + 1, m->len);
+        ofi_req_done(r);
+        return;
+    default:
+        rt_fatal("libfabric: a message of unknown kind %d from rank %d", m->kind, m->from);
+    }
+}
+
+static void ofi_completed(int w, ofi_req_t *r, size_t len)
+{
+    switch (r->kind) {
+    case OFI_REQ_RECV:
+        ofi_arrived(w, r->buf, len);
+        ofi_post_recv(w, r);
+        return;
+    case OFI_REQ_RNDV_READ: {
+        ofi_wire_t m = {.kind = OFI_RNDV_DONE, .from = rt.rank, .token = r->token};
+        ofi_send_control(r->w, r->rank, r->sender_w == NET_SERVER, &m);
+        if (r->buf)   /* OFI_LARGE_MSG: now whole */
+            ofi_deliver(r->w, r->buf, (const char *)r->buf + sizeof m + ((ofi_wire_t *)r->buf)->hlen);
+        else
+            ofi.up->received(r->arg);
+        free(r->buf);
+        free(r);
+        return;
+    }
+    default:   /* a send, or a get */
+        ofi_req_done(r);
+    }
+}
+
+/* A failed operation: the protocol's own request says so when tested;
+ * anything else ends the job here. */
+static void ofi_failed(int w)
+{
+    struct fi_cq_err_entry e = {0};
+    if (fi_cq_readerr(ofi.w[w].cq, &e, 0) != 1)
+        return;
+    ofi_req_t *r = e.op_context;
+    if (r && r->keep) {
+        r->err = e.err;
+        ofi_req_done(r);
+        return;
+    }
+    int rank = r ? r->rank : -1;
+    if (rank >= 0)
+        rt_fatal("libfabric operation with rank %d (pid %d) failed: %s%s", rank, rt.peers[rank].pid,
+                 fi_strerror(e.err), wait_rank_ended(rank) ? OFI_ENDED : "");
+    rt_fatal("libfabric operation failed: %s", fi_strerror(e.err));
+}
+
+unsigned ofi_progress_worker(int w)
+{
+    struct fi_cq_msg_entry e[16];
+    unsigned events = 0;
+    for (;;) {
+        ssize_t n = fi_cq_read(ofi.w[w].cq, e, 16);
+        if (n == -FI_EAVAIL) {
+            ofi_failed(w);
+            events++;
+            continue;
+        }
+        if (n <= 0)
+            return events;
+        for (ssize_t i = 0; i < n; i++)
+            ofi_completed(w, e[i].op_context, e[i].len);
+        events += (unsigned)n;
+    }
+}
+
+/* ---- start-up and shut-down ------------------------------------------------------- */
+
+/* Opens worker w: its endpoint and completion queue, with receives
+ * posted. 0, or a negative fi_errno with *step naming what failed. */
+static int ofi_open_worker(int w, const char **step)
+{
+    struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = FI_WAIT_FD, .size = 1024};
+    int rc;
+    if ((rc = fi_endpoint(ofi.domain, ofi.info, &ofi.w[w].ep, NULL)) != 0)
+        *step = "fi_endpoint";
+    else if ((rc = fi_cq_open(ofi.domain, &ca, &ofi.w[w].cq, NULL)) != 0)
+        *step = "fi_cq_open with a file descriptor to wait on";
+    else if ((rc = fi_ep_bind(ofi.w[w].ep, &ofi.w[w].cq->fid, FI_TRANSMIT | FI_RECV)) != 0 ||
+             (rc = fi_ep_bind(ofi.w[w].ep, &ofi.av->fid, 0)) != 0 || (rc = fi_enable(ofi.w[w].ep)) != 0)
+        *step = "fi_ep_bind or fi_enable";
+    else if ((rc = fi_control(&ofi.w[w].cq->fid, FI_GETWAIT, &ofi.w[w].fd)) != 0)
+        *step = "fi_control(FI_GETWAIT)";
+    if (rc != 0)
+        return rc;
+    for (int i = 0; i < OFI_RECVS; i++) {
+        ofi_req_t *r = calloc(1, sizeof *r);
+        if (!r || !(r->buf = malloc(OFI_EAGER)))
+            rt_oom("network receive buffers", OFI_EAGER);
+        r->kind = OFI_REQ_RECV;
+        ofi.w[w].recv[i] = r;
+        ofi_post_recv(w, r);
+    }
+    return 0;
+}
+
+static void ofi_close_all(void)
+{
+    for (int w = 0; w < 2; w++) {
+        if (ofi.w[w].ep)
+            fi_close(&ofi.w[w].ep->fid);
+        if (ofi.w[w].cq)
+            fi_close(&ofi.w[w].cq->fid);
+        for (int i = 0; i < OFI_RECVS; i++)
+            if (ofi.w[w].recv[i]) {
+                free(ofi.w[w].recv[i]->buf);
+                free(ofi.w[w].recv[i]);
+            }
+    }
+    if (ofi.mr)
+        fi_close(&ofi.mr->fid);
+    if (ofi.av)
+        fi_close(&ofi.av->fid);
+    if (ofi.domain)
+        fi_close(&ofi.domain->fid);
+    if (ofi.fabric)
+        fi_close(&ofi.fabric->fid);
+    if (ofi.info)
+        fi_freeinfo(ofi.info);
+    free(ofi.addr);
+    free(ofi.keys);
+    free(ofi.bases);
+    memset(&ofi, 0, sizeof ofi);
+}
+
+/* The provider: RDM endpoints with messages in order and reads, local
+ * buffers unregistered, thread-safe (the two workers' threads share the
+ * domain). */
+static int ofi_open(const char *call)
+{
+    struct fi_info *hints = fi_allocinfo();
+    if (!hints)
+        rt_oom(call, sizeof *hints);
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->caps = FI_MSG | FI_RMA | FI_READ | FI_REMOTE_READ;
+    hints->mode = FI_CONTEXT | FI_CONTEXT2;
+    hints->tx_attr->msg_order = hints->rx_attr->msg_order = FI_ORDER_SAS;
+    hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+    hints->domain_attr->threading = FI_THREAD_SAFE;
+    if (rt.cfg.ofi_provider[0] && !(hints->fabric_attr->prov_name = strdup(rt.cfg.ofi_provider)))
+        rt_oom(call, strlen(rt.cfg.ofi_provider));
+    /* Messages up to OFI_INJECT go without a completion to wait for (and
+     * without a copy of their own): asked for, taken where offered. */
+    hints->tx_attr->inject_size = OFI_INJECT;
+    int rc = fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, hints, &ofi.info);
+    if (rc == -FI_ENODATA) {
+        hints->tx_attr->inject_size = 0;
+        rc = fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, hints, &ofi.info);
+    }
+    fi_freeinfo(hints);
+    if (rc != 0)
+        return rt_error(REACH_ERR_SYSTEM, call,
+                        "libfabric has no provider%s%s with reliable datagram endpoints, ordered messages "
+                        "and RMA reads without registered local buffers: %s (REACH_OFI_PROVIDER)",
+                        rt.cfg.ofi_provider[0] ? " " : "", rt.cfg.ofi_provider, fi_strerror(-rc));
+    int mode = ofi.info->domain_attr->mr_mode;
+    ofi.virt_addr = (mode & FI_MR_VIRT_ADDR) != 0;
+    ofi.prov_key = (mode & FI_MR_PROV_KEY) != 0;
+    ofi.mr_endpoint = (mode & FI_MR_ENDPOINT) != 0;
+    ofi.inject = ofi.info->tx_attr->inject_size;
+    atomic_store(&ofi.next_key, 1);
+    struct fi_av_attr aa = {.type = FI_AV_TABLE};
+    if ((rc = fi_fabric(ofi.info->fabric_attr, &ofi.fabric, NULL)) != 0 ||
+        (rc = fi_domain(ofi.fabric, ofi.info, &ofi.domain, NULL)) != 0 ||
+        (rc = fi_av_open(ofi.domain, &aa, &ofi.av, NULL)) != 0)
+        return rt_error(REACH_ERR_SYSTEM, call, "libfabric (%s): %s", ofi.info->fabric_attr->prov_name,
+                        fi_strerror(-rc));
+    const char *step = NULL;
+    if ((rc = ofi_open_worker(NET_CLIENT, &step)) != 0 || (rc = ofi_open_worker(NET_SERVER, &step)) != 0)
+        return rt_error(REACH_ERR_SYSTEM, call, "libfabric (%s) cannot open an endpoint: %s: %s",
+                        ofi.info->fabric_attr->prov_name, step, fi_strerror(-rc));
+    return REACH_SUCCESS;
+}
+
+/* Every rank's endpoint names, arena key and base, exchanged; both
+ * endpoints of every rank in the address vector. */
+static int ofi_connect(const char *call, void *base, uint64_t key)
+{
+    char names[2][256];
+    size_t len[2] = {sizeof names[0], sizeof names[1]};
+    for (int w = 0; w < 2; w++)
+        if (fi_getname(&ofi.w[w].ep->fid, names[w], &len[w]) != 0 || len[w] != len[0])
+            return rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot name an endpoint");
+    struct {
+        uint64_t key, base;
+    } mine = {key, (uint64_t)(uintptr_t)base};
+    int *off[3];
+    char *all[3] = {boot_allgatherv(names[0], len[0], &off[0]), boot_allgatherv(names[1], len[1], &off[1]),
+                    boot_allgatherv(&mine, sizeof mine, &off[2])};
+    size_t n = (size_t)rt.size;
+    ofi.addr = calloc(n, sizeof *ofi.addr);
+    ofi.keys = calloc(n, sizeof *ofi.keys);
+    ofi.bases = calloc(n, sizeof *ofi.bases);
+    if (!ofi.addr || !ofi.keys || !ofi.bases)
+        rt_oom(call, n * sizeof *ofi.addr);
+    int st = REACH_SUCCESS;
+    for (int r = 0; r < rt.size && st == REACH_SUCCESS; r++) {
+        memcpy(&mine, all[2] + off[2][r], sizeof mine);
+        ofi.keys[r] = mine.key;
+        ofi.bases[r] = mine.base;
+        for (int w = 0; w < 2; w++)
+            if (off[w][r + 1] - off[w][r] != (int)len[0] ||
+                fi_av_insert(ofi.av, all[w] + off[w][r], 1, &ofi.addr[r][w], 0, NULL) != 1)
+                st = rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot address rank %d", r);
+    }
+    for (int c = 0; c < 3; c++) {
+        free(all[c]);
+        free(off[c]);
+    }
+    return st;
+}
+
+int ofi_init(void *base, size_t len, const net_upcalls_t *up)
+{
+    const char *call = "reach_init";
+    ofi.up = up;
+    uint64_t key = 0;
+    int st = ofi_open(call);
+    int rc;
+    if (st == REACH_SUCCESS && (rc = ofi_register(NET_SERVER, base, len, &ofi.mr, &key)) != 0)
+        st = rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot register the arena (REACH_ARENA_SIZE): %s",
+                      fi_strerror(-rc));
+    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS)) {
+        ofi_close_all();
+        return st != REACH_SUCCESS ? st : REACH_ERR_SYSTEM;
+    }
+    st = ofi_connect(call, base, key);
+    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS)) {
+        ofi_close_all();
+        return st != REACH_SUCCESS ? st : REACH_ERR_SYSTEM;
+    }
+    return REACH_SUCCESS;
+}
+
+/* Every rank together (the server threads have stopped): what is still
+ * arriving is taken, then everything closes. */
+void ofi_finalize(void)
+{
+    boot_barrier();
+    for (int w = 0; w < 2; w++)
+        ofi_progress_worker(w);
+    boot_barrier();
+    ofi_close_all();
+}
