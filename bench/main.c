@@ -162,10 +162,15 @@ int main(int argc, char **argv)
     int total = 0, done = 0;
     for (int e = 0; e < NEXPERIMENTS; e++)
         total += selected[e];
+    B.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (selected[0]) {
         MPI_Comm_rank(MPI_COMM_WORLD, &B.me);
         MPI_Comm_size(MPI_COMM_WORLD, &B.np);
-        if (B.np >= 2 && (mkdir(out, 0777) == 0 || errno == EEXIST)) {
+        /* Rank 0's results folder decides for all (the set-up below says
+         * why it cannot be made). */
+        int ok = B.me != 0 || mkdir(out, 0777) == 0 || errno == EEXIST;
+        MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (B.np >= 2 && ok) {
             double t0 = now();
             if (B.me == 0)
                 progress("reach-bench: [%d/%d] %s ...\n", ++done, total, experiments[0].name);
@@ -178,7 +183,6 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     B.me = reach_rank();
     B.np = reach_size();
-    B.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (B.np < 2) {
         if (B.me == 0)
             fprintf(stderr, "reach-bench: run on at least 2 processes (mpiexec -n 2 reach-bench)\n");

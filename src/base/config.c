@@ -68,9 +68,11 @@ int config_parse_seconds(const char *s, double *out)
     return 0;
 }
 
-int config_parse_string(const char *s, const char **out)
+int config_parse_string(const char *s, char (*out)[CONFIG_STRING_MAX])
 {
-    *out = s;
+    if (strlen(s) >= sizeof *out)
+        return -1;
+    strcpy(*out, s);
     return 0;
 }
 
@@ -124,7 +126,7 @@ static const char *config_takes(const char *type, char *buf, size_t len)
     if (strcmp(type, "SECONDS") == 0)
         return "a decimal number of seconds (such as 0.5), at most a year";
     if (strcmp(type, "STRING") == 0)
-        return "any text";
+        return "text of at most 127 bytes";
     return "?";
 }
 

@@ -16,8 +16,19 @@ typedef struct config {
 #define CONFIG_FIELD_WINSYNC int
 #define CONFIG_FIELD_SECONDS double
 #define CONFIG_FIELD_NETWORK int
-#define CONFIG_FIELD_STRING const char *
-#define X(field, name, type, def, help) CONFIG_FIELD_##type field;
+#define CONFIG_STRING_MAX 128   /* a STRING value's room, its end included */
+#define CONFIG_FIELD_STRING char
+#define CONFIG_FIELD_DIM_STRING [CONFIG_STRING_MAX]
+#define CONFIG_FIELD_DIM_BOOL
+#define CONFIG_FIELD_DIM_UINT
+#define CONFIG_FIELD_DIM_SIZE
+#define CONFIG_FIELD_DIM_PROTOCOL
+#define CONFIG_FIELD_DIM_BARRIER
+#define CONFIG_FIELD_DIM_LOCK
+#define CONFIG_FIELD_DIM_WINSYNC
+#define CONFIG_FIELD_DIM_SECONDS
+#define CONFIG_FIELD_DIM_NETWORK
+#define X(field, name, type, def, help) CONFIG_FIELD_##type field CONFIG_FIELD_DIM_##type;
     REACH_CONFIG_TABLE(X)
 #undef X
 } config_t;
@@ -34,8 +45,8 @@ int config_parse_bool(const char *s, int *out);
 int config_parse_uint(const char *s, uint32_t *out);
 int config_parse_size(const char *s, size_t *out);
 int config_parse_seconds(const char *s, double *out);
-/* Any text: out points to s. */
-int config_parse_string(const char *s, const char **out);
+/* Any text shorter than CONFIG_STRING_MAX, copied to out. */
+int config_parse_string(const char *s, char (*out)[CONFIG_STRING_MAX]);
 /* The choice types' enums, from their CONFIG_TYPE_CHOICES lists
  * (config_table.h): PROTOCOL_AUTO ... PROTOCOL_KINDS, and so on. */
 #define CONFIG_CHOICE_CONSTANT_(constant, name) constant,

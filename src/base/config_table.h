@@ -71,11 +71,11 @@
     X(network, "REACH_NETWORK", NETWORK, "auto",                                    \
       "the network backend between nodes: ucx, ofi (libfabric), auto (ucx where this build has it, else ofi)") \
     X(ofi_provider, "REACH_OFI_PROVIDER", STRING, "",                                \
-      "the libfabric provider the ofi backend asks fi_getinfo for (such as tcp or shm; empty: libfabric's first that serves)") \
+      "the libfabric provider the ofi backend asks fi_getinfo for (such as tcp, cxi, efa; empty: libfabric's first that serves)") \
     X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
       "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)") \
     X(peer_timeout, "REACH_PEER_TIMEOUT", SECONDS, "2",                              \
-      "seconds a waiting process allows a rank that ended without reach_finalize (found in /proc on this machine, or by the network) before it ends the job naming that rank (0: never check)") \
+      "seconds a waiting process allows a rank that ended without reach_finalize (found in /proc on this machine, or by UCX's keepalive on another) before it ends the job naming that rank (0: never check)") \
     X(peer_proc, "REACH_PEER_PROC", BOOL, "1",                                       \
       "look for ranks of this machine that have ended in /proc; 0 leaves lost ranks to the network's own failure detection (ranks of this node are then never found)") \
     X(wait_report, "REACH_WAIT_REPORT", SECONDS, "60",                               \

@@ -97,8 +97,11 @@ int main(void)
           config_choices("STRING") == NULL);
     CHECK(config_parse_network("OFI", &kind) == 0 && kind == NETWORK_OFI);
     CHECK(config_parse_network("verbs", &kind) != 0);
-    const char *text = NULL;
+    char text[CONFIG_STRING_MAX], longer[CONFIG_STRING_MAX + 1];
     CHECK(config_parse_string("tcp;ofi_rxm", &text) == 0 && strcmp(text, "tcp;ofi_rxm") == 0);
+    memset(longer, 'x', CONFIG_STRING_MAX);
+    longer[CONFIG_STRING_MAX] = '\0';
+    CHECK(config_parse_string(longer, &text) != 0 && strcmp(text, "tcp;ofi_rxm") == 0);
     CHECK(config_choices("lock") == NULL && config_choices("") == NULL);
 
     config_t cfg;

@@ -96,11 +96,12 @@ typedef struct am_gets {
     am_slot_t slot[];
 } am_gets_t;
 
-/* A rank's transfers in flight (non-blocking gets, put_nbi sends), oldest
- * first: a ring of AM_FLIGHT_MAX, made at the first. Tickets count them
- * from 1; ticket t sits at ring[(t - 1) % AM_FLIGHT_MAX] and is complete
- * once done >= t. A put's request header lives in its entry, because the
- * network reads it until the send completes. A full ring completes its
+/* A rank's transfers in flight (non-blocking gets, packed gets' replies,
+ * put and accumulate sends), oldest first: a ring of AM_FLIGHT_MAX, made
+ * at the first. Tickets count them from 1; ticket t sits at
+ * ring[(t - 1) % AM_FLIGHT_MAX] and is complete once done >= t. A put's or
+ * accumulate's request header lives in its entry, because the network
+ * reads it until the send completes. A full ring completes its
  * oldest before the next is issued, so a flood of non-blocking transfers
  * whose requests are dropped holds bounded memory. */
 #define AM_FLIGHT_MAX 256

@@ -39,16 +39,17 @@ void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, ui
     }
 }
 
-/* One contiguous transfer of the direct protocol, left in flight: its
- * ticket (0 if complete). */
-static uint64_t am_one(xfer_t op, int rank, reach_type_t t, const void *scale, const char *local,
-                       uintptr_t raddr, size_t bytes)
+/* One contiguous transfer of the direct protocol, left in flight (the
+ * caller's am_flight_last covers it). */
+static void am_one(xfer_t op, int rank, reach_type_t t, const void *scale, const char *local,
+                   uintptr_t raddr, size_t bytes)
 {
     if (op == XFER_PUT)
-        return am_put_nbi(rank, local, raddr, bytes);
-    if (op == XFER_GET)
-        return am_get_nb(rank, raddr, (char *)local, bytes);
-    return am_acc_nbi(rank, t, scale, local, raddr, bytes);
+        am_put_nbi(rank, local, raddr, bytes);
+    else if (op == XFER_GET)
+        am_get_nb(rank, raddr, (char *)local, bytes);
+    else
+        am_acc_nbi(rank, t, scale, local, raddr, bytes);
 }
 
 /* Whether an item (a run or a pair) of this size goes packed: always for
@@ -139,8 +140,8 @@ uint64_t am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, cons
 }
 
 /* A descriptor's pairs go in chunks carrying their target addresses; a
- * get's ticket, as am_strided_pack. */
-static uint64_t am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *scale,
+ * get's replies stay in flight (am_flight_last covers them). */
+static void am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *scale,
                                const reach_vector_t *v)
 {
     size_t b = v->bytes, cnt = v->count;
@@ -169,7 +170,8 @@ static uint64_t am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *
             g->slot[c] = (am_slot_t){.dsts = places + first, .bytes = b};
         am_send(rank, &rq, vp, len, g ? &g->slot[c] : NULL);
     }
-    return g ? am_flight_gets(rank, g) : 0;
+    if (g)
+        am_flight_gets(rank, g);
 }
 
 uint64_t am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,

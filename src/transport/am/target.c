@@ -29,17 +29,14 @@ static const net_backend_t *const net_backends[NETWORK_KINDS] = {
 #endif
 };
 
-/* The backend REACH_NETWORK chooses (auto: the first this build has);
- * NULL if this build has not got it. Before start-up, as the environment
- * says now. */
-static const net_backend_t *am_backend(void)
+/* The backend a REACH_NETWORK choice names (auto: the first this build
+ * has): its index, NETWORK_AUTO if this build has none. */
+static int am_network(int choice)
 {
-    config_t cfg;
-    int n = rt.initialized ? rt.cfg.network : (config_load(&cfg), cfg.network);
-    for (int k = NETWORK_AUTO + 1; n == NETWORK_AUTO && k < NETWORK_KINDS; k++)
+    for (int k = NETWORK_AUTO + 1; choice == NETWORK_AUTO && k < NETWORK_KINDS; k++)
         if (net_backends[k])
-            n = k;
-    return n == NETWORK_AUTO ? NULL : net_backends[n];
+            choice = k;
+    return choice;
 }
 
 #define AM_HANDLERS 16
@@ -202,17 +199,21 @@ static void am_serve_call(const am_request_t *rq, const void *data, size_t len)
     am.retries = r;
 }
 
-static void am_retry(void)
+/* Tries the handler requests kept for retrying; the number served. */
+static unsigned am_retry(void)
 {
+    unsigned served = 0;
     for (am_retry_t **pp = &am.retries; *pp;) {
         am_retry_t *r = *pp;
         if (am_call_try(&r->rq, &r->t)) {
             *pp = r->next;
             free(r);
+            served++;
         } else {
             pp = &r->next;
         }
     }
+    return served;
 }
 
 /* A message's payload may sit at any address (the network gives no
@@ -389,9 +390,8 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
 static unsigned am_serve(void)
 {
     rt_order_acquire();
-    if (am.retries)
-        am_retry();
-    unsigned progressed = am.net->progress(NET_SERVER);
+    unsigned progressed = am.retries ? am_retry() : 0;
+    progressed += am.net->progress(NET_SERVER);
     rt_order_release();
     return progressed;
 }
@@ -510,10 +510,16 @@ int am_init(void)
         memcpy(&rt.peers[r].rbase, all + off[r], sizeof mine);
     free(all);
     free(off);
-    const net_backend_t *net = am_backend();
+    int chosen = am_network(rt.cfg.network), lo, hi;
+    const net_backend_t *net = net_backends[chosen];
     if (net == NULL)
         rt_error(REACH_ERR_ARG, "reach_init", "this build of reach has no %s network backend "
                  "(REACH_NETWORK; its library was not found when reach was built)", getenv("REACH_NETWORK"));
+    if (!rt_all_same(rt.comm, chosen, &lo, &hi)) {
+        if (rt.rank == 0)
+            rt_error(REACH_ERR_ARG, "reach_init", "the ranks chose different network backends (REACH_NETWORK)");
+        return REACH_ERR_ARG;
+    }
     if (!rt_all_agree(rt.comm, net != NULL))
         return REACH_ERR_ARG;
     int st = net->init(shm_arena_base(), shm_arena_size(), &am_upcalls);
@@ -561,7 +567,9 @@ void am_finalize(void)
 const char *am_describe(void)
 {
     static char line[192];
-    const net_backend_t *net = am_backend();
+    config_t cfg;
+    int choice = rt.initialized ? rt.cfg.network : (config_load(&cfg), cfg.network);
+    const net_backend_t *net = net_backends[am_network(choice)];
     snprintf(line, sizeof line, "%s (REACH_NETWORK: this build has%s%s)",
              net ? net->describe() : "no network backend", net_backends[NETWORK_UCX] ? " ucx" : "",
              net_backends[NETWORK_OFI] ? " ofi" : "");

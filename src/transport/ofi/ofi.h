@@ -14,6 +14,7 @@
 #include <rdma/fi_rma.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* The largest message sent whole (the protocol's eager chunks are at most
  * 64 KiB and a header); larger ones go by rendezvous: straight into place
@@ -77,7 +78,14 @@ extern struct ofi_state {
         struct fid_cq *cq;
         int fd;
         ofi_req_t *recv[OFI_RECVS];
+        /* Completions read but not yet handled, in order: a handler that
+         * sends or reads may progress the provider again (on -FI_EAGAIN),
+         * and what that reads must wait for the ones before it. */
+        struct fi_cq_msg_entry *queue;
+        size_t head, tail, cap;
+        int handling;       /* a handler of this worker's runs */
     } w[2];                 /* NET_CLIENT, NET_SERVER */
+    _Atomic long owned;     /* the backend's own requests not yet complete */
     fi_addr_t (*addr)[2];   /* by rank: its client's and its server's endpoint */
     struct fid_mr *mr;      /* the arena */
     uint64_t *keys, *bases; /* by rank: its arena's key and address */
@@ -88,7 +96,16 @@ extern struct ofi_state {
     const net_upcalls_t *up;
 } ofi;
 
+/* Frees a request of ofi_req_new's (and its buffer). */
+static inline void ofi_req_free(ofi_req_t *r)
+{
+    atomic_fetch_sub_explicit(&ofi.owned, 1, memory_order_relaxed);
+    free(r->buf);
+    free(r);
+}
+
 /* ofi.c */
+ofi_req_t *ofi_req_new(int kind) REACH_HIDDEN;
 void ofi_send_control(int w, int rank, int to_server, const ofi_wire_t *m) REACH_HIDDEN;
 void ofi_serve_amo(const ofi_wire_t *m) REACH_HIDDEN;
 void ofi_serve_get(const ofi_wire_t *m) REACH_HIDDEN;
@@ -96,7 +113,16 @@ void ofi_recv_large(int w, const ofi_wire_t *m) REACH_HIDDEN;
 /* ofi_ep.c */
 int ofi_init(void *base, size_t len, const net_upcalls_t *up) REACH_HIDDEN;
 void ofi_finalize(void) REACH_HIDDEN;
+/* Handles what worker w has received or completed, in order; the number
+ * of events. Called again from inside a handler, it only reads. */
 unsigned ofi_progress_worker(int w) REACH_HIDDEN;
+/* After posting an operation with rank that returned rc (what: "send
+ * to", "read from"): 1 if the provider took it; on -FI_EAGAIN, 0 after
+ * progressing worker w (post again); any other error ends the job. */
+int ofi_posted(int w, ssize_t rc, const char *what, int rank) REACH_HIDDEN;
+/* Reads worker w's completions without handling them; 1 if there are
+ * some to handle. */
+int ofi_collect(int w) REACH_HIDDEN;
 /* Registers buf for remote reads through worker w's endpoint: 0 or a
  * negative fi_errno. */
 int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_t *key) REACH_HIDDEN;

@@ -27,15 +27,20 @@ void ofi_read(int w, int rank, int at_server, void *place, size_t len, uint64_t 
 {
     r->rank = rank;
     r->w = w;
-    for (;;) {
-        ssize_t rc = fi_read(ofi.w[w].ep, place, len, NULL, ofi.addr[rank][at_server], raddr, key, &r->ctx);
-        if (rc == 0)
-            return;
-        if (rc != -FI_EAGAIN)
-            rt_fatal("libfabric read from rank %d (pid %d) failed: %s%s", rank, rt.peers[rank].pid,
-                     fi_strerror((int)-rc), wait_rank_ended(rank) ? OFI_ENDED : "");
-        ofi_progress_worker(w);
-    }
+    while (!ofi_posted(w, fi_read(ofi.w[w].ep, place, len, NULL, ofi.addr[rank][at_server], raddr, key, &r->ctx),
+                       "read from", rank))
+        ;
+}
+
+int ofi_posted(int w, ssize_t rc, const char *what, int rank)
+{
+    if (rc == 0)
+        return 1;
+    if (rc != -FI_EAGAIN)
+        rt_fatal("libfabric %s rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid,
+                 fi_strerror((int)-rc), wait_rank_ended(rank) ? OFI_ENDED : "");
+    ofi_progress_worker(w);
+    return 0;
 }
 
 /* ---- progress ----------------------------------------------------------------------- */
@@ -60,8 +65,7 @@ static void ofi_req_done(ofi_req_t *r)
         atomic_store_explicit(&r->done, 1, memory_order_release);
         return;
     }
-    free(r->buf);
-    free(r);
+    ofi_req_free(r);
 }
 
 /* A message to the protocol at worker w: its data, or NULL for a
@@ -125,8 +129,7 @@ static void ofi_completed(int w, ofi_req_t *r, size_t len)
             ofi_deliver(r->w, r->buf, (const char *)r->buf + sizeof m + ((ofi_wire_t *)r->buf)->hlen);
         else
             ofi.up->received(r->arg);
-        free(r->buf);
-        free(r);
+        ofi_req_free(r);
         return;
     }
     default:   /* a send, or a get */
@@ -139,8 +142,9 @@ static void ofi_completed(int w, ofi_req_t *r, size_t len)
 static void ofi_failed(int w)
 {
     struct fi_cq_err_entry e = {0};
-    if (fi_cq_readerr(ofi.w[w].cq, &e, 0) != 1)
-        return;
+    ssize_t n = fi_cq_readerr(ofi.w[w].cq, &e, 0);
+    if (n != 1)
+        rt_fatal("libfabric: an operation failed, and reading why failed too: %s", fi_strerror((int)-n));
     ofi_req_t *r = e.op_context;
     if (r && r->keep) {
         r->err = e.err;
@@ -154,23 +158,51 @@ static void ofi_failed(int w)
     rt_fatal("libfabric operation failed: %s", fi_strerror(e.err));
 }
 
-unsigned ofi_progress_worker(int w)
+int ofi_collect(int w)
 {
     struct fi_cq_msg_entry e[16];
-    unsigned events = 0;
     for (;;) {
         ssize_t n = fi_cq_read(ofi.w[w].cq, e, 16);
         if (n == -FI_EAVAIL) {
             ofi_failed(w);
-            events++;
             continue;
         }
         if (n <= 0)
-            return events;
-        for (ssize_t i = 0; i < n; i++)
-            ofi_completed(w, e[i].op_context, e[i].len);
-        events += (unsigned)n;
+            break;
+        for (ssize_t i = 0; i < n; i++) {
+            if (ofi.w[w].tail - ofi.w[w].head == ofi.w[w].cap) {   /* full: twice as large, in order */
+                size_t cap = ofi.w[w].cap ? 2 * ofi.w[w].cap : 64;
+                struct fi_cq_msg_entry *q = malloc(cap * sizeof *q);
+                if (!q)
+                    rt_oom("network completions", cap * sizeof *q);
+                for (size_t k = 0; k < ofi.w[w].cap; k++)
+                    q[k] = ofi.w[w].queue[(ofi.w[w].head + k) % ofi.w[w].cap];
+                free(ofi.w[w].queue);
+                ofi.w[w].queue = q;
+                ofi.w[w].tail -= ofi.w[w].head;
+                ofi.w[w].head = 0;
+                ofi.w[w].cap = cap;
+            }
+            ofi.w[w].queue[ofi.w[w].tail++ % ofi.w[w].cap] = e[i];
+        }
     }
+    return ofi.w[w].tail != ofi.w[w].head;
+}
+
+unsigned ofi_progress_worker(int w)
+{
+    ofi_collect(w);
+    if (ofi.w[w].handling)
+        return 0;
+    unsigned events = 0;
+    ofi.w[w].handling = 1;
+    while (ofi.w[w].head != ofi.w[w].tail || ofi_collect(w)) {
+        struct fi_cq_msg_entry e = ofi.w[w].queue[ofi.w[w].head++ % ofi.w[w].cap];
+        ofi_completed(w, e.op_context, e.len);
+        events++;
+    }
+    ofi.w[w].handling = 0;
+    return events;
 }
 
 /* ---- start-up and shut-down ------------------------------------------------------- */
@@ -197,33 +229,38 @@ static int ofi_open_worker(int w, const char **step)
         if (!r || !(r->buf = malloc(OFI_EAGER)))
             rt_oom("network receive buffers", OFI_EAGER);
         r->kind = OFI_REQ_RECV;
+        r->rank = -1;
         ofi.w[w].recv[i] = r;
         ofi_post_recv(w, r);
     }
     return 0;
 }
 
+/* Closes everything opened, registrations before the endpoints they may
+ * be bound to; what fails to close is said, not fatal. */
+static void ofi_close(struct fid *f, const char *what)
+{
+    int rc = f ? fi_close(f) : 0;
+    if (rc != 0)
+        rt_error(REACH_SUCCESS, "reach_finalize", "libfabric cannot close its %s: %s", what, fi_strerror(-rc));
+}
+
 static void ofi_close_all(void)
 {
+    ofi_close(ofi.mr ? &ofi.mr->fid : NULL, "arena registration");
     for (int w = 0; w < 2; w++) {
-        if (ofi.w[w].ep)
-            fi_close(&ofi.w[w].ep->fid);
-        if (ofi.w[w].cq)
-            fi_close(&ofi.w[w].cq->fid);
+        ofi_close(ofi.w[w].ep ? &ofi.w[w].ep->fid : NULL, "endpoint");
+        ofi_close(ofi.w[w].cq ? &ofi.w[w].cq->fid : NULL, "completion queue");
         for (int i = 0; i < OFI_RECVS; i++)
             if (ofi.w[w].recv[i]) {
                 free(ofi.w[w].recv[i]->buf);
                 free(ofi.w[w].recv[i]);
             }
+        free(ofi.w[w].queue);
     }
-    if (ofi.mr)
-        fi_close(&ofi.mr->fid);
-    if (ofi.av)
-        fi_close(&ofi.av->fid);
-    if (ofi.domain)
-        fi_close(&ofi.domain->fid);
-    if (ofi.fabric)
-        fi_close(&ofi.fabric->fid);
+    ofi_close(ofi.av ? &ofi.av->fid : NULL, "address vector");
+    ofi_close(ofi.domain ? &ofi.domain->fid : NULL, "domain");
+    ofi_close(ofi.fabric ? &ofi.fabric->fid : NULL, "fabric");
     if (ofi.info)
         fi_freeinfo(ofi.info);
     free(ofi.addr);
@@ -233,8 +270,8 @@ static void ofi_close_all(void)
 }
 
 /* The provider: RDM endpoints with messages in order and reads, local
- * buffers unregistered, thread-safe (the two workers' threads share the
- * domain). */
+ * buffers unregistered, resource management on, thread-safe (the two
+ * workers' threads share the domain). */
 static int ofi_open(const char *call)
 {
     struct fi_info *hints = fi_allocinfo();
@@ -246,6 +283,9 @@ static int ofi_open(const char *call)
     hints->tx_attr->msg_order = hints->rx_attr->msg_order = FI_ORDER_SAS;
     hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
     hints->domain_attr->threading = FI_THREAD_SAFE;
+    /* The provider queues what arrives beyond the receives posted, rather
+     * than dropping it: a target may get 64 requests per origin at once. */
+    hints->domain_attr->resource_mgmt = FI_RM_ENABLED;
     if (rt.cfg.ofi_provider[0] && !(hints->fabric_attr->prov_name = strdup(rt.cfg.ofi_provider)))
         rt_oom(call, strlen(rt.cfg.ofi_provider));
     /* Messages up to OFI_INJECT go without a completion to wait for (and
@@ -346,8 +386,14 @@ int ofi_init(void *base, size_t len, const net_upcalls_t *up)
 void ofi_finalize(void)
 {
     boot_barrier();
-    for (int w = 0; w < 2; w++)
-        ofi_progress_worker(w);
+    /* The backend's own sends and rendezvous finish (their completions,
+     * the peers' OFI_RNDV_DONE), while every rank still progresses. */
+    for (int round = 0; round < 1000; round++) {
+        for (int w = 0; w < 2; w++)
+            ofi_progress_worker(w);
+        if (rt_all_agree(rt.comm, atomic_load(&ofi.owned) == 0))
+            break;
+    }
     boot_barrier();
     ofi_close_all();
 }
