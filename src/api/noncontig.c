@@ -33,11 +33,8 @@ static int strided_run(const char *call, xfer_t op, reach_type_t t, const void *
     if (bytes == 0)
         return REACH_SUCCESS;
     rma_count(op_kind[op], rank, bytes);
-    uint64_t issued = rma_strided_nb(op, rank, t, scale, &plan, get ? dst : src, (uintptr_t)(get ? src : dst));
-    if (ticket)
-        *ticket = issued;
-    else
-        rma_complete(rank, issued);
+    rma_complete_or_hand(rank, rma_strided_nb(op, rank, t, scale, &plan, get ? dst : src, (uintptr_t)(get ? src : dst)),
+                         ticket);
     return REACH_SUCCESS;
 }
 
@@ -143,11 +140,7 @@ static int vector_run(const char *call, xfer_t op, reach_type_t t, const void *s
     for (size_t i = 0; i < n; i++)
         total += v[i].count * v[i].bytes;
     rma_count(op_kind[op], rank, total);
-    uint64_t issued = rma_vector_nb(op, rank, t, scale, v, n);
-    if (ticket)
-        *ticket = issued;
-    else
-        rma_complete(rank, issued);
+    rma_complete_or_hand(rank, rma_vector_nb(op, rank, t, scale, v, n), ticket);
     return REACH_SUCCESS;
 }
 

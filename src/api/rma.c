@@ -62,10 +62,7 @@ static int acc_checked(const char *call, reach_type_t type, const void *scale, c
     if (unlikely(st != REACH_SUCCESS))
         return st;
     rma_count(REACH_OP_ACC, rank, bytes);
-    if (ticket)
-        *ticket = rma_acc_nb(rank, type, scale, src, (uintptr_t)dst, bytes);
-    else
-        rma_acc(rank, type, scale, src, (uintptr_t)dst, bytes);
+    rma_complete_or_hand(rank, rma_acc_nb(rank, type, scale, src, (uintptr_t)dst, bytes), ticket);
     return REACH_SUCCESS;
 }
 

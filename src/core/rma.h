@@ -105,6 +105,16 @@ static inline void rma_complete(int rank, uint64_t ticket)
         am_complete(rank, ticket);
 }
 
+/* Hands the ticket of a transfer just issued to the caller (*ticket), or
+ * with ticket NULL completes it now. */
+static inline void rma_complete_or_hand(int rank, uint64_t issued, uint64_t *ticket)
+{
+    if (ticket)
+        *ticket = issued;
+    else
+        rma_complete(rank, issued);
+}
+
 static inline int rma_test(int rank, uint64_t ticket)
 {
     return ticket == 0 || !rma_remote(rank) || am_test(rank, ticket);

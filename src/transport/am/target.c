@@ -520,7 +520,7 @@ int am_init(void)
             rt_error(REACH_ERR_ARG, "reach_init", "the ranks chose different network backends (REACH_NETWORK)");
         return REACH_ERR_ARG;
     }
-    if (!rt_all_agree(rt.comm, net != NULL))
+    if (net == NULL)   /* on every rank: they chose the same */
         return REACH_ERR_ARG;
     int st = net->init(shm_arena_base(), shm_arena_size(), &am_upcalls);
     if (st != REACH_SUCCESS)
@@ -566,12 +566,19 @@ void am_finalize(void)
 
 const char *am_describe(void)
 {
+#define AM_NETWORK_NAME(constant, name) name,
+    static const char *const names[NETWORK_KINDS] = {CONFIG_NETWORK_CHOICES(AM_NETWORK_NAME)};
+#undef AM_NETWORK_NAME
     static char line[192];
     config_t cfg;
     int choice = rt.initialized ? rt.cfg.network : (config_load(&cfg), cfg.network);
     const net_backend_t *net = net_backends[am_network(choice)];
-    snprintf(line, sizeof line, "%s (REACH_NETWORK: this build has%s%s)",
-             net ? net->describe() : "no network backend", net_backends[NETWORK_UCX] ? " ucx" : "",
-             net_backends[NETWORK_OFI] ? " ofi" : "");
+    int n = snprintf(line, sizeof line, "%s (REACH_NETWORK: this build has",
+                     net ? net->describe() : "no network backend");
+    for (int k = NETWORK_AUTO + 1; k < NETWORK_KINDS; k++)
+        if (net_backends[k] && n > 0 && (size_t)n < sizeof line)
+            n += snprintf(line + n, sizeof line - (size_t)n, " %s", names[k]);
+    if (n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, ")");
     return line;
 }
