@@ -156,30 +156,47 @@ static void update(double *c, const double *l, const double *u)
         }
 }
 
+/* A computation's start and end, marked in reach's trace (REACH_TRACE) so
+ * that its replay counts the time the computation takes; the end adds it
+ * to the breakdown. */
+static double compute_start(void)
+{
+    if (impl == LU_REACH)
+        check(reach_trace_mark("compute"));
+    return now();
+}
+
+static void compute_end(double t0)
+{
+    spent[LU_COMPUTE] += now() - t0;
+    if (impl == LU_REACH)
+        check(reach_trace_mark("/compute"));
+}
+
 static void factor(void)
 {
     size_t bb = (size_t)b * (size_t)b;
     double *diag = malloc(bb * sizeof(double)), *row = malloc(bb * sizeof(double)),
            *col = malloc(bb * sizeof(double));
     for (int k = 0; k < nb; k++) {
-        double t0 = now();
+        double t0 = compute_start();
         if (owner(k, k) == me)
             factor_diag(my_block(k, k));
-        spent[LU_COMPUTE] += now() - t0;
+        compute_end(t0);
         barrier();
         const double *d = NULL;   /* the diagonal block, fetched once per step */
         for (int x = k + 1; x < nb; x++) {
             if (owner(k, x) == me) {
                 d = d ? d : fetch(k, k, diag);
-                t0 = now();
+                t0 = compute_start();
                 solve_lower(d, my_block(k, x));
-                spent[LU_COMPUTE] += now() - t0;
+                compute_end(t0);
             }
             if (owner(x, k) == me) {
                 d = d ? d : fetch(k, k, diag);
-                t0 = now();
+                t0 = compute_start();
                 solve_upper(d, my_block(x, k));
-                spent[LU_COMPUTE] += now() - t0;
+                compute_end(t0);
             }
         }
         barrier();
@@ -190,9 +207,9 @@ static void factor(void)
                     continue;
                 l = l ? l : fetch(i, k, col);
                 const double *u = fetch(k, j, row);
-                t0 = now();
+                t0 = compute_start();
                 update(my_block(i, j), l, u);
-                spent[LU_COMPUTE] += now() - t0;
+                compute_end(t0);
             }
         }
         barrier();
@@ -280,7 +297,7 @@ int lu_run(int n_, int b_, int p, lu_impl_t impl_, int check_residual, lu_result
                         my_block(bi, bj)[j * b + i] = a_entry(bi * b + i, bj * b + j);
     sync_ranks();
 
-    double t0 = now();
+    double t0 = compute_start();
     factor();   /* a rank beyond the grid owns nothing: it only joins the barriers */
     double total = now() - t0;
 

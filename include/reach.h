@@ -418,6 +418,13 @@ REACH_API int reach_stats_get(reach_stats_t *out);
 REACH_API int reach_stats_reset(void);
 REACH_API const char *reach_op_kind_name(reach_op_kind_t kind);
 REACH_API const char *reach_path_name(reach_path_t path);
+/* Records a mark named label (at most 127 bytes; a program's few phases,
+ * at most 256 labels) in this process's trace when REACH_TRACE names a
+ * directory, so that tools/reach-project.py can cut the trace into phases;
+ * does nothing otherwise. REACH_ERR_NOT_INIT before reach_init,
+ * REACH_ERR_ARG for a NULL, empty or longer label or one with a line
+ * break. */
+REACH_API int reach_trace_mark(const char *label);
 
 /* ---- configuration ----------------------------------------------------- */
 

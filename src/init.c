@@ -2,6 +2,7 @@
  * layer. Start-up goes bottom up (boot, the node's arenas, the network,
  * then the structures of the layers above), shut-down top down. */
 #include "base/state.h"
+#include "base/trace.h"
 #include "base/wait.h"
 #include "boot/boot.h"
 #include "core/group.h"
@@ -86,11 +87,21 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
         handlers_registered = 1;
     }
     wait_forget_lost();
+    st = trace_start(shm_arena_size());
+    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS)) {
+        trace_stop();
+        shm_finalize();
+        boot_finalize();
+        return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
+    }
     if ((st = am_init()) != REACH_SUCCESS) {
+        trace_stop();
         shm_finalize();
         boot_finalize();
         return st;
     }
+    for (int r = 0; r < rt.size; r++)
+        trace_map(r, rma_here(r, rt.peers[r].rbase));
     rt.initialized = 1;
     if (rt_init_pid == 0 && on_exit(rt_exit_check, NULL) != 0)
         rt_error(REACH_ERR_SYSTEM, "reach_init", "cannot register the exit check: %s",
@@ -135,6 +146,7 @@ int reach_finalize(void)
     if (rt.cfg.stats)
         stats_print(stderr);
     am_finalize();
+    trace_stop();
     notify_finalize();
     barrier_finalize();
     mem_release_all();

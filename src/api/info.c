@@ -1,7 +1,9 @@
 /* Who is where: ranks, nodes, and the transports that reach them. */
 #include "core/rma.h"
+#include "base/trace.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int reach_rank(void)
 {
@@ -59,4 +61,15 @@ const char *reach_transports(void)
              "a server thread, between nodes",
              am_describe());
     return line;
+}
+
+int reach_trace_mark(const char *label)
+{
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, "reach_trace_mark", "reach is not initialized");
+    if (!label || !label[0] || strlen(label) >= CONFIG_STRING_MAX || strchr(label, '\n'))
+        return rt_error(REACH_ERR_ARG, "reach_trace_mark", "the label must be 1 to %d bytes without a line break",
+                        CONFIG_STRING_MAX - 1);
+    trace_mark(label);
+    return REACH_SUCCESS;
 }

@@ -78,6 +78,8 @@
       "seconds a waiting process allows a rank that ended without reach_finalize (found in /proc on this machine, or by UCX's keepalive on another) before it ends the job naming that rank (0: never check)") \
     X(peer_proc, "REACH_PEER_PROC", BOOL, "1",                                       \
       "look for ranks of this machine that have ended in /proc; 0 leaves lost ranks to the network's own failure detection (ranks of this node are then never found)") \
+    X(trace, "REACH_TRACE", STRING, "",                                              \
+      "a directory: each process writes there the trace of the messages it sent and received and of its waits (rank-NNNNN.trace, read by tools/reach-project.py; empty: no trace)") \
     X(wait_report, "REACH_WAIT_REPORT", SECONDS, "60",                               \
       "seconds in a mutex, barrier, counter, notification or window lock wait after which a process prints, once, what it waits for and who holds it (0: never)")
 

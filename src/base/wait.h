@@ -27,6 +27,7 @@
 #include <sys/types.h>
 
 #include "base/state.h"
+#include "base/trace.h"
 
 /* The longest a waiting process sleeps before it looks again. */
 #define WAIT_SLEEP_MS 100
@@ -63,6 +64,8 @@ static inline void wait_for(wait_kind_t kind, int rank, int id, int64_t value)
     wait_now.what = (wait_what_t){kind, rank, id, value, -1, NULL};
     wait_now.since = 0;
     wait_now.reported = 0;
+    if (__builtin_expect(trace_on, 0))
+        trace_record(TRACE_WAIT, kind, rank, 0, 0, 0);
 }
 
 /* A mutex wait learns the rank ahead of it once it has queued. */
@@ -76,6 +79,8 @@ static inline void wait_behind(int ahead, const _Atomic uint32_t *ahead_waits)
  * (rt_order_acquire). */
 static inline void wait_done(void)
 {
+    if (__builtin_expect(trace_on, 0))
+        trace_record(TRACE_WAITED, wait_now.what.kind, wait_now.what.rank, 0, 0, 0);
     wait_now.what.kind = WAIT_NONE;
     rt_order_acquire();
 }

@@ -33,9 +33,12 @@ void waitword_wait_change(waitword_t *ww, uint32_t old)
     void (*poll)(void) = waitword_poll;
     if (poll && rt_on_server)   /* a thread-local: read only with a network */
         poll = NULL;
+    uint32_t now;
     for (uint32_t i = 0; i < rt.cfg.spin_count; i++) {
-        if (atom_load_acquire(&ww->value) != old)
+        if ((now = atom_load_acquire(&ww->value)) != old) {
+            trace_word(TRACE_SEE, ww, now);
             return;
+        }
         if (poll && i % WAITWORD_POLL_EVERY == 0)
             poll();
         else
@@ -44,9 +47,10 @@ void waitword_wait_change(waitword_t *ww, uint32_t old)
     /* Announce the sleep before checking again: the waker changes value,
      * then reads sleepers, both seq_cst, so one of us sees the other. */
     atom_fetch_add_seq_cst(&ww->sleepers, 1);
-    while (atom_load_seq_cst(&ww->value) == old)
+    while ((now = atom_load_seq_cst(&ww->value)) == old)
         futex_wait(&ww->value, old);
     atom_fetch_sub_seq_cst(&ww->sleepers, 1);
+    trace_word(TRACE_SEE, ww, now);
 }
 
 void futex_mutex_lock_slow(_Atomic uint32_t *m)

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include "base/atomic.h"
+#include "base/trace.h"
 
 /* A value that waiters sleep on, with a count of sleepers so that the waker
  * makes a system call only when someone sleeps. 64 bytes: one cache line. */
@@ -36,6 +37,7 @@ static inline void waitword_wake(waitword_t *ww)
 static inline uint32_t waitword_add(waitword_t *ww, uint32_t n)
 {
     uint32_t old = atom_fetch_add_seq_cst(&ww->value, n);
+    trace_word(TRACE_STORE, ww, old + n);
     waitword_wake(ww);
     return old;
 }
@@ -44,8 +46,10 @@ static inline uint32_t waitword_add(waitword_t *ww, uint32_t n)
  * within 2^31 behind target is still short of it). */
 static inline void waitword_wait_count(waitword_t *ww, uint32_t target)
 {
-    for (uint32_t got; (int32_t)((got = atom_load_acquire(&ww->value)) - target) < 0;)
+    uint32_t got;
+    while ((int32_t)((got = atom_load_acquire(&ww->value)) - target) < 0)
         waitword_wait_change(ww, got);
+    trace_word(TRACE_SEE, ww, got);
 }
 
 /* Operations on the runtime's own words (lock words, queue nodes: 64-bit;
@@ -85,6 +89,7 @@ static inline uint64_t word_apply(void *word, word_op_t op, uint64_t a, uint64_t
         return 0;
     case WORD_STORE32_WAKE:
         atom_store_seq_cst(&ww->value, (uint32_t)a);
+        trace_word(TRACE_STORE, ww, (uint32_t)a);
         waitword_wake(ww);
         return 0;
     default:

@@ -29,6 +29,7 @@ void mcs_pass(uint64_t next)
     mcs_qnode_t *nq = mcs_qnode(next);
     if (nq) {
         atom_store_seq_cst(&nq->locked.value, 0);
+        trace_word(TRACE_STORE, &nq->locked, 0);
         waitword_wake(&nq->locked);
     } else {
         am_push(mcs_rank(next), 1);

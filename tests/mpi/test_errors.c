@@ -27,6 +27,7 @@ int main(int argc, char **argv)
     char buf[64] = {0};
     CHECK(reach_put(buf, buf, 8, 0) == REACH_ERR_NOT_INIT);
     CHECK(reach_barrier() == REACH_ERR_NOT_INIT);
+    CHECK(reach_trace_mark("begin x") == REACH_ERR_NOT_INIT);
     CHECK(reach_finalize() == REACH_ERR_NOT_INIT);
     void *bases_pre[1];
     CHECK(reach_malloc(8, bases_pre) == REACH_ERR_NOT_INIT);
@@ -195,6 +196,15 @@ int main(int argc, char **argv)
         CHECK(reach_free_local(many[i]) == REACH_SUCCESS);
     reach_stats_t s;
     CHECK(reach_stats_get(NULL) == REACH_ERR_ARG);
+    /* Marks: bad labels are refused; untraced, a good one does nothing. */
+    char long_label[200];
+    memset(long_label, 'x', sizeof long_label - 1);
+    long_label[sizeof long_label - 1] = '\0';
+    CHECK(reach_trace_mark(NULL) == REACH_ERR_ARG);
+    CHECK(reach_trace_mark("") == REACH_ERR_ARG);
+    CHECK(reach_trace_mark("two\nlines") == REACH_ERR_ARG);
+    CHECK(reach_trace_mark(long_label) == REACH_ERR_ARG);
+    CHECK(reach_trace_mark("begin phase") == REACH_SUCCESS);
     CHECK(reach_stats_get(&s) == REACH_SUCCESS);
     check_untouched(bases, S);
 

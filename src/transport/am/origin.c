@@ -2,6 +2,7 @@
  * flow control, fences, and the replies and pushes that come back. */
 #include "transport/am/am_internal.h"
 #include "base/acc.h"
+#include "base/trace.h"
 #include "base/wait.h"
 
 #include <poll.h>
@@ -64,6 +65,7 @@ static void am_wait_pending(int rank, int below)
     unsigned spins = 0;
     while (am.pending[rank] >= below && am.pending[rank] > 0)
         am_client_progress(&spins);
+    trace_word(TRACE_SEE, &am.pending[rank], (uint32_t)am.pending[rank]);
 }
 
 /* Whether a transfer in flight has completed; a packed get's slots are
@@ -406,6 +408,7 @@ void am_wait_signal(waitword_t *ww, uint32_t target)
             i = am_client_sleep() ? rt.cfg.spin_count : 0;
         }
     }
+    trace_word(TRACE_SEE, ww, atom_load_acquire(&ww->value));
 }
 
 int64_t am_wait_push(void)
@@ -414,6 +417,7 @@ int64_t am_wait_push(void)
     am.pushes_awaited++;
     while ((int32_t)(am.pushes - am.pushes_awaited) < 0)
         am_client_progress(&spins);
+    trace_word(TRACE_SEE, &am.pushes, am.pushes);
     return am.pushed;
 }
 
@@ -427,6 +431,7 @@ void am_on_push(const void *hdr, size_t hlen, void *data, size_t len, void *rndv
     if (hlen == sizeof am.pushed) {
         memcpy(&am.pushed, hdr, sizeof am.pushed);
         am.pushes++;
+        trace_word(TRACE_STORE, &am.pushes, am.pushes);
         return;
     }
     memcpy(&rq, hdr, sizeof rq);
@@ -462,4 +467,6 @@ void am_on_reply(const void *hdr, size_t hlen, void *data, size_t len, void *rnd
     }
     am.pending[r.target]--;
     am.pending_total--;
+    if (r.token == AM_ACK)   /* awaited only by back-pressure (am_wait_pending) */
+        trace_word(TRACE_STORE, &am.pending[r.target], (uint32_t)am.pending[r.target]);
 }

@@ -8,6 +8,7 @@
  * per-node server would need a second endpoint mesh on top of the
  * per-process one; the per-process thread costs nothing while it sleeps. */
 #include "transport/am/am_internal.h"
+#include "base/trace.h"
 #include "base/wait.h"
 #include "boot/boot.h"
 #include "transport/shm/shm_ops.h"
@@ -522,6 +523,8 @@ int am_init(void)
     }
     if (net == NULL)   /* on every rank: they chose the same */
         return REACH_ERR_ARG;
+    if (trace_on)
+        net = am_trace_net(net);
     int st = net->init(shm_arena_base(), shm_arena_size(), &am_upcalls);
     if (st != REACH_SUCCESS)
         return st;

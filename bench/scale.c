@@ -1,0 +1,331 @@
+/* reach-scale: the runs whose message traces (REACH_TRACE) tools/reach-project.py
+ * replays and projects to large clusters (docs/scale.md). Each workload runs
+ * between the marks "begin NAME" and "end NAME" on every rank:
+ *
+ *   barrier:ALG   reach_barrier under each barrier algorithm
+ *   ga_sync:ALG   paper 000's GA_Sync test: every rank puts GA_BYTES into
+ *                 every other, then reach_barrier, under each algorithm
+ *   lock:ALG      every rank locks and unlocks mutex 0 of rank 0, contended,
+ *                 under each lock algorithm
+ *   epoch:MODE    an exclusive window epoch with one 8 B put at the next
+ *                 rank, direct or deferred (paper 002)
+ *   lu:MODE       the blocked LU (examples/lu_kernel.c) in that mode
+ *
+ * The trace goes to OUT (REACH_TRACE). With --calibrate FILE, on
+ * two ranks, it instead measures the LogGP parameters of this machine's
+ * network path (every rank its own node) and writes them to FILE as JSON. */
+#include "lu_kernel.h"
+
+#include <reach.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define GA_BYTES 4096
+#define LU_N 256
+#define LU_B 32
+
+static int me, np, iters = 20;
+static const char *only;
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "reach-scale: %s failed\n", what);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void ok(int st, const char *what)
+{
+    if (st != REACH_SUCCESS)
+        fail(what);
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e6 * (double)ts.tv_sec + 1e-3 * (double)ts.tv_nsec;
+}
+
+/* Whether --only (a comma-separated list of names or name prefixes such as
+ * "lock:") selects the workload. */
+static int chosen(const char *name)
+{
+    if (!only)
+        return 1;
+    for (const char *p = only; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n && strncmp(name, p, n) == 0 && (name[n] == '\0' || p[n - 1] == ':'))
+            return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+static void mark(const char *what, const char *name)
+{
+    char label[128];
+    snprintf(label, sizeof label, "%s %s", what, name);
+    ok(reach_trace_mark(label), "reach_trace_mark");
+}
+
+static void ga_sync(char *const *bases, int rounds)
+{
+    static char src[GA_BYTES];
+    for (int i = 0; i < rounds; i++) {
+        for (int k = 1; k < np; k++) {
+            int to = (me + k) % np;
+            ok(reach_put(src, bases[to] + (size_t)me * GA_BYTES, GA_BYTES, to), "reach_put");
+        }
+        ok(reach_barrier(), "reach_barrier");
+    }
+}
+
+static reach_mutexes_t *mutex;
+
+static void locks(int rounds)
+{
+    for (int i = 0; i < rounds; i++) {
+        ok(reach_mutex_lock(mutex, 0, 0), "reach_mutex_lock");
+        ok(reach_mutex_unlock(mutex, 0, 0), "reach_mutex_unlock");
+    }
+}
+
+static void epochs(reach_win_t *w, int rounds)
+{
+    int64_t one = 1;
+    int to = (me + 1) % np;
+    for (int i = 0; i < rounds; i++) {
+        ok(reach_win_lock(w, REACH_LOCK_EXCLUSIVE, to), "reach_win_lock");
+        ok(reach_win_put(w, &one, (size_t)me * sizeof one, sizeof one, to), "reach_win_put");
+        ok(reach_win_unlock(w, to), "reach_win_unlock");
+    }
+}
+
+/* Runs one workload between its marks: its set-up (with a round that
+ * makes connections and queues) before, untraced by the replay, and a
+ * barrier after. */
+#define WORKLOAD(name, setup, body, teardown)                                        \
+    do {                                                                             \
+        if (chosen(name)) {                                                          \
+            setup;                                                                   \
+            ok(reach_barrier(), "reach_barrier");                                   \
+            mark("begin", name);                                                     \
+            body;                                                                    \
+            mark("end", name);                                                       \
+            ok(reach_barrier(), "reach_barrier");                                   \
+            teardown;                                                                \
+        }                                                                            \
+    } while (0)
+
+static void run(const char *out)
+{
+    setenv("REACH_TRACE", out, 1);
+    ok(reach_init(NULL, NULL), "reach_init");
+    unsetenv("REACH_TRACE");
+    char **bases = malloc(sizeof *bases * (size_t)np), name[64];
+    if (!bases)
+        fail("malloc");
+    ok(reach_malloc((size_t)np * GA_BYTES, (void **)bases), "reach_malloc");
+    static const char *const barriers[] = {"fence+dissemination", "combined", "tree", "counter"};
+    static const char *const lockalgs[] = {"mcs", "ticket", "hybrid"};
+    static const char *const modes[] = {"direct", "deferred"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(name, sizeof name, "barrier:%s", barriers[k]);
+        WORKLOAD(name, ok(reach_set_barrier(barriers[k]), "reach_set_barrier"),
+                 for (int i = 0; i < iters; i++) ok(reach_barrier(), "reach_barrier"), (void)0);
+        snprintf(name, sizeof name, "ga_sync:%s", barriers[k]);
+        WORKLOAD(name, ok(reach_set_barrier(barriers[k]), "reach_set_barrier"); ga_sync(bases, 1),
+                 ga_sync(bases, iters), (void)0);
+    }
+    ok(reach_set_barrier("combined"), "reach_set_barrier");
+    for (int k = 0; k < 3; k++) {
+        snprintf(name, sizeof name, "lock:%s", lockalgs[k]);
+        WORKLOAD(name,
+                 ok(reach_set_lock(lockalgs[k]), "reach_set_lock");
+                 ok(reach_mutexes_create(1, &mutex), "reach_mutexes_create"); locks(1),
+                 locks(iters), ok(reach_mutexes_destroy(mutex), "reach_mutexes_destroy"));
+    }
+    for (int k = 0; k < 2; k++) {
+        ok(reach_set_win_sync(modes[k]), "reach_set_win_sync");
+        reach_win_t *w;
+        ok(reach_win_create(bases[me], (size_t)np * sizeof(int64_t), &w), "reach_win_create");
+        snprintf(name, sizeof name, "epoch:%s", modes[k]);
+        WORKLOAD(name, epochs(w, 1), epochs(w, iters), (void)0);
+        ok(reach_win_free(w), "reach_win_free");
+        snprintf(name, sizeof name, "lu:%s", modes[k]);
+        lu_result_t r;
+        WORKLOAD(name, (void)0, ok(lu_run(LU_N, LU_B, np, LU_REACH, 0, &r), "lu_run"), (void)0);
+    }
+    ok(reach_free(bases[me]), "reach_free");
+    free(bases);
+    ok(reach_finalize(), "reach_finalize");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return t[n / 2];
+}
+
+enum { BIG = 1 << 20, STREAM = 256, REPS = 301 };
+static char **cbase, *cbuf;
+
+/* One sample of each measured operation, us. */
+static double get8(void)
+{
+    double t0 = now_us();
+    ok(reach_get(cbase[1], cbuf, 8, 1), "reach_get");
+    return now_us() - t0;
+}
+
+static double getbig(void)
+{
+    double t0 = now_us();
+    ok(reach_get(cbase[1], cbuf, BIG, 1), "reach_get");
+    return now_us() - t0;
+}
+
+static reach_counter_t *ctr;
+
+static double ctr_add(void)
+{
+    int64_t old;
+    double t0 = now_us();
+    ok(reach_counter_add(ctr, 1, &old), "reach_counter_add");
+    return now_us() - t0;
+}
+
+/* Per put of a stream of non-blocking 8 B puts: their issue alone. */
+static double stream(void)
+{
+    reach_request_t rq;
+    double t0 = now_us();
+    for (int k = 0; k < STREAM; k++)
+        ok(reach_put_nb(cbuf, cbase[1] + 8 * k, 8, 1, &rq), "reach_put_nb");
+    double t = (now_us() - t0) / STREAM;
+    ok(reach_wait_all(), "reach_wait_all");
+    ok(reach_fence(1), "reach_fence");
+    return t;
+}
+
+/* A notification to rank 1 and its answer: o + L + o each way, both
+ * ranks polling. */
+static double ping(void)
+{
+    int n;
+    double t0 = now_us();
+    if (reach_notify(1) < 0 || reach_notify_wait(1, &n) < 0)
+        fail("reach_notify");
+    return now_us() - t0;
+}
+
+static void pong(int reps)
+{
+    int n;
+    for (int i = 0; i < reps; i++)
+        if (reach_notify_wait(0, &n) < 0 || reach_notify(0) < 0)
+            fail("reach_notify");
+}
+
+static double median_of(double (*op)(void), int reps)
+{
+    double t[REPS];
+    for (int i = 0; i < reps; i++)
+        t[i] = op();
+    return median(t, reps);
+}
+
+/* LogGP of the network path, every rank its own node, from rank 0 to rank
+ * 1: o (and g) the time to issue one 8 B non-blocking put in a stream; L
+ * from a notification's round trip (2(2o + L)); Lrma, a get's or
+ * atomic's round trip, from an 8 B get (o + Lrma: on this machine the
+ * target's worker does the get in software, where an RDMA network's card
+ * would); G from a 1 MiB get. An add to a counter homed at rank 1 (a
+ * request its server handles and answers) is measured beside them; the
+ * replay takes handlers' time from the traces themselves. */
+static void calibrate(const char *file)
+{
+    if (np != 2)
+        fail("--calibrate needs 2 ranks: it");
+    setenv("REACH_NODE_SIZE", "1", 1);
+    ok(reach_init(NULL, NULL), "reach_init");
+    cbase = malloc(sizeof *cbase * 2);
+    cbuf = malloc(BIG);
+    if (!cbase || !cbuf)
+        fail("malloc");
+    ok(reach_malloc(BIG, (void **)cbase), "reach_malloc");
+    ok(reach_counter_create(1, 0, &ctr), "reach_counter_create");
+    memset(cbuf, 1, BIG);
+    ok(reach_barrier(), "reach_barrier");
+    double rtt = 0;
+    if (me == 0)
+        rtt = median_of(ping, REPS);
+    else
+        pong(REPS);
+    ok(reach_barrier(), "reach_barrier");
+    if (me == 0) {
+        median_of(get8, 51);   /* warm-up */
+        double g8 = median_of(get8, REPS), gb = median_of(getbig, 21), ca = median_of(ctr_add, REPS);
+        double o = median_of(stream, 21), L = rtt / 2 - 2 * o, G = (gb - g8) / (BIG - 8) * 1e3;
+        L = L > 0 ? L : 0;
+        FILE *f = fopen(file, "w");
+        if (!f)
+            fail("opening the --calibrate file");
+        fprintf(f,
+                "{\"name\": \"this machine\", \"what\": \"%s; every rank its own node; measured by "
+                "reach-scale --calibrate\",\n \"L\": %.4f, \"o\": %.4f, \"g\": %.4f, \"G\": %.6f, "
+                "\"Lrma\": %.4f,\n \"measured\": {\"notify_round_trip_us\": %.3f, "
+                "\"get_8B_us\": %.3f, \"get_1MiB_us\": %.2f, \"counter_add_us\": %.3f, "
+                "\"put_nb_issue_us\": %.4f}}\n",
+                reach_transports(), L, o, o, G, g8 - o, rtt, g8, gb, ca, o);
+        if (fclose(f) != 0)
+            fail("writing the --calibrate file");
+    }
+    ok(reach_barrier(), "reach_barrier");
+    ok(reach_counter_destroy(ctr), "reach_counter_destroy");
+    ok(reach_free(cbase[me]), "reach_free");
+    free(cbase);
+    free(cbuf);
+    ok(reach_finalize(), "reach_finalize");
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL, *cal = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc)
+            iters = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (strcmp(argv[i], "--calibrate") == 0 && i + 1 < argc)
+            cal = argv[++i];
+        else
+            out = NULL, cal = NULL, i = argc;
+    }
+    if ((!out && !cal) || iters < 1) {
+        fprintf(stderr, "usage: mpiexec -n N reach-scale --out DIR [--iters K] [--only NAME,...]\n"
+                        "       mpiexec -n 2 reach-scale --calibrate FILE.json\n");
+        return 2;
+    }
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (cal) {
+        calibrate(cal);
+    } else {
+        run(out);
+    }
+    MPI_Finalize();
+    return 0;
+}

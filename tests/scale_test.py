@@ -1,0 +1,69 @@
+#!/usr/bin/python3
+"""scale_test.py SCALE_SH BUILD_DIR OUT_DIR
+
+reach at scale, short (scripts/scale.sh --short): traces at 2 and 64
+processes (every rank its own node, and nodes of 16) run to completion and
+replay; the barriers' message counts at 64 are the papers' formulas; the
+report projects every barrier and lock algorithm to 4096 nodes; a trace
+directory that cannot be made fails reach_init, naming REACH_TRACE.
+Prints each failure; the status is 0 if there is none, else 1."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+scale_sh, build, out = sys.argv[1:4]
+here = os.path.dirname(os.path.dirname(os.path.abspath(scale_sh)))
+project = os.path.join(here, "tools", "reach-project.py")
+failures = []
+
+
+def fail(msg):
+    print("scale_test: FAILED: " + msg)
+    failures.append(msg)
+
+
+run = subprocess.run([scale_sh, "--short", build, out], capture_output=True, text=True)
+print(run.stdout[-4000:], run.stderr[-4000:])
+if run.returncode != 0:
+    fail(f"scripts/scale.sh --short ended with status {run.returncode}")
+    sys.exit(1)
+
+# Message counts at 64 processes, every rank its own node: in the combined
+# barrier each rank sends 2 log2 N messages (paper 000: the op_init
+# exchange, then the barrier), in fence+dissemination log2 N when nothing
+# was written.
+rows = subprocess.run([sys.executable, project, "replay", os.path.join(out, "n64-s1"), "--params",
+                       os.path.join(out, "machine.json"), "--iters", "3", "--json"],
+                      capture_output=True, text=True)
+if rows.returncode != 0:
+    fail("replay of n64-s1: " + rows.stderr.strip())
+else:
+    got = {r["workload"]: r for r in json.loads(rows.stdout)}
+    for name, want in (("barrier:combined", 64 * 12), ("barrier:fence+dissemination", 64 * 6)):
+        m = got.get(name, {}).get("messages_per_op")
+        if m is None or abs(m - want) > 1e-9:
+            fail(f"{name} at 64 processes: {m} messages a barrier, the formula says {want}")
+    if len(got) != 15:
+        fail(f"{len(got)} workloads replayed at 64 processes, not 15")
+    for name, r in got.items():
+        if not r["replayed_us"] > 0:
+            fail(f"{name}: replayed time {r['replayed_us']}")
+
+doc = open(os.path.join(out, "scale.md")).read()
+for algo in ("barrier:fence+dissemination", "barrier:combined", "barrier:tree", "barrier:counter",
+             "lock:mcs", "lock:ticket", "lock:hybrid"):
+    rows = [l for l in doc.splitlines() if l.startswith(f"| {algo} | InfiniBand")]
+    cells = rows[0].split("|") if rows else []
+    # | name | net | n=2 | n=64 | 16 | 64 | 256 | 1024 | 4096 | fit |
+    if len(cells) < 4 or not re.fullmatch(r" [0-9.]+ ", cells[-3]):
+        fail(f"the report has no 4096-node projection of {algo}: {rows[:1]}")
+if "How far the replay is from the measured time" not in doc:
+    fail("the report does not say how far the replay is from the measured time")
+
+bad = subprocess.run([os.environ.get("MPIEXEC", "mpiexec"), "-n", "2", os.path.join(build, "reach-scale"),
+                      "--out", "/proc/reach-trace", "--iters", "1"], capture_output=True, text=True)
+if bad.returncode == 0 or "REACH_TRACE: cannot make the directory /proc/reach-trace" not in bad.stderr:
+    fail(f"an unwritable REACH_TRACE: status {bad.returncode}, {bad.stderr.strip()[:300]}")
+sys.exit(1 if failures else 0)
