@@ -11,7 +11,10 @@
  *                 rank, direct or deferred (paper 002)
  *   lu:MODE       the blocked LU (examples/lu_kernel.c) in that mode
  *
- * The trace goes to OUT (REACH_TRACE). With --calibrate FILE, on
+ * The trace goes to OUT (REACH_TRACE); with --untraced, no trace is made,
+ * and OUT/untraced.json has each workload's time (us, from the last
+ * rank's begin to the last rank's end), to show what tracing costs. With
+ * --calibrate FILE, on
  * two ranks, it instead measures the LogGP parameters of this machine's
  * network path (every rank its own node) and writes them to FILE as JSON. */
 #include "lu_kernel.h"
@@ -27,8 +30,15 @@
 #define LU_N 256
 #define LU_B 32
 
-static int me, np, iters = 20;
+static int me, np, iters = 20, untraced;
 static const char *only;
+/* Each workload's time, from the last rank's begin to the last rank's end
+ * (the ranks share one machine's clock), us, on rank 0. */
+static struct {
+    char name[64];
+    double us;
+} timed[32];
+static int ntimed;
 
 static void fail(const char *what)
 {
@@ -104,6 +114,16 @@ static void epochs(reach_win_t *w, int rounds)
     }
 }
 
+static void record(const char *name, const double span[2])
+{
+    double last[2];
+    MPI_Reduce(span, last, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (me == 0 && ntimed < (int)(sizeof timed / sizeof timed[0])) {
+        snprintf(timed[ntimed].name, sizeof timed[ntimed].name, "%s", name);
+        timed[ntimed++].us = last[1] - last[0];
+    }
+}
+
 /* Runs one workload between its marks: its set-up (with a round that
  * makes connections and queues) before, untraced by the replay, and a
  * barrier after. */
@@ -112,17 +132,21 @@ static void epochs(reach_win_t *w, int rounds)
         if (chosen(name)) {                                                          \
             setup;                                                                   \
             ok(reach_barrier(), "reach_barrier");                                   \
+            double span_[2] = {now_us(), 0};                                         \
             mark("begin", name);                                                     \
             body;                                                                    \
             mark("end", name);                                                       \
+            span_[1] = now_us();                                                     \
             ok(reach_barrier(), "reach_barrier");                                   \
+            record(name, span_);                                                     \
             teardown;                                                                \
         }                                                                            \
     } while (0)
 
 static void run(const char *out)
 {
-    setenv("REACH_TRACE", out, 1);
+    if (!untraced)
+        setenv("REACH_TRACE", out, 1);
     ok(reach_init(NULL, NULL), "reach_init");
     unsetenv("REACH_TRACE");
     char **bases = malloc(sizeof *bases * (size_t)np), name[64];
@@ -162,6 +186,19 @@ static void run(const char *out)
     ok(reach_free(bases[me]), "reach_free");
     free(bases);
     ok(reach_finalize(), "reach_finalize");
+    if (untraced && me == 0) {   /* the same workloads' times without a trace */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/untraced.json", out);
+        FILE *f = fopen(path, "w");
+        if (!f)
+            fail("writing untraced.json");
+        fprintf(f, "{");
+        for (int i = 0; i < ntimed; i++)
+            fprintf(f, "%s\n \"%s\": %.3f", i ? "," : "", timed[i].name, timed[i].us);
+        fprintf(f, "}\n");
+        if (fclose(f) != 0)
+            fail("writing untraced.json");
+    }
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -254,8 +291,11 @@ static double median_of(double (*op)(void), int reps)
  * replay takes handlers' time from the traces themselves. */
 static void calibrate(const char *file)
 {
-    if (np != 2)
-        fail("--calibrate needs 2 ranks: it");
+    if (np != 2) {
+        if (me == 0)
+            fprintf(stderr, "reach-scale: --calibrate needs 2 ranks, not %d\n", np);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     setenv("REACH_NODE_SIZE", "1", 1);
     ok(reach_init(NULL, NULL), "reach_init");
     cbase = malloc(sizeof *cbase * 2);
@@ -306,6 +346,8 @@ int main(int argc, char **argv)
             out = argv[++i];
         else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc)
             iters = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--untraced") == 0)
+            untraced = 1;
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
         else if (strcmp(argv[i], "--calibrate") == 0 && i + 1 < argc)
@@ -314,7 +356,7 @@ int main(int argc, char **argv)
             out = NULL, cal = NULL, i = argc;
     }
     if ((!out && !cal) || iters < 1) {
-        fprintf(stderr, "usage: mpiexec -n N reach-scale --out DIR [--iters K] [--only NAME,...]\n"
+        fprintf(stderr, "usage: mpiexec -n N reach-scale --out DIR [--iters K] [--only NAME,...] [--untraced]\n"
                         "       mpiexec -n 2 reach-scale --calibrate FILE.json\n");
         return 2;
     }

@@ -28,6 +28,9 @@ mkdir -p "$out"
 # One process per core: the parameters of an unloaded path.
 $mpiexec -n 2 "$build/reach-scale" --calibrate "$out/machine.json"
 cat "$out/machine.json"
+# The same workloads untraced at 2, for what tracing costs.
+mkdir -p "$out/untraced"
+REACH_NODE_SIZE=1 $mpiexec -n 2 "$build/reach-scale" --out "$out/untraced" --iters $iters --untraced
 for run in $runs; do
     s=${run%:*} n=${run#*:}
     echo "scale: $n processes, $s per node"

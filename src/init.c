@@ -87,15 +87,19 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
         handlers_registered = 1;
     }
     wait_forget_lost();
+    /* Traced messages carry a tag that only a traced rank takes off. */
     st = trace_start(shm_arena_size());
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS)) {
-        trace_stop();
+    int lo, hi, alike = rt_all_same(rt.comm, rt.cfg.trace[0] != '\0', &lo, &hi);
+    if (!alike && rt.rank == 0)
+        rt_error(REACH_ERR_ARG, "reach_init", "REACH_TRACE is set on some ranks and not on others");
+    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS) || !alike) {
+        trace_abandon();
         shm_finalize();
         boot_finalize();
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
     }
     if ((st = am_init()) != REACH_SUCCESS) {
-        trace_stop();
+        trace_abandon();
         shm_finalize();
         boot_finalize();
         return st;

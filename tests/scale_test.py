@@ -5,7 +5,8 @@ reach at scale, short (scripts/scale.sh --short): traces at 2 and 64
 processes (every rank its own node, and nodes of 16) run to completion and
 replay; the barriers' message counts at 64 are the papers' formulas; the
 report projects every barrier and lock algorithm to 4096 nodes; a trace
-directory that cannot be made fails reach_init, naming REACH_TRACE.
+directory that cannot be made, or REACH_TRACE on one rank only, fails
+reach_init, saying so.
 Prints each failure; the status is 0 if there is none, else 1."""
 import json
 import os
@@ -66,4 +67,14 @@ bad = subprocess.run([os.environ.get("MPIEXEC", "mpiexec"), "-n", "2", os.path.j
                       "--out", "/proc/reach-trace", "--iters", "1"], capture_output=True, text=True)
 if bad.returncode == 0 or "REACH_TRACE: cannot make the directory /proc/reach-trace" not in bad.stderr:
     fail(f"an unwritable REACH_TRACE: status {bad.returncode}, {bad.stderr.strip()[:300]}")
+# REACH_TRACE on one rank only: start-up fails on both, saying so, and no
+# trace is left.
+mixed = os.path.join(out, "mixed")
+hello = os.path.join(build, "examples", "hello_put")
+bad = subprocess.run([os.environ.get("MPIEXEC", "mpiexec"), "-n", "1", "env", f"REACH_TRACE={mixed}", hello, ":",
+                      "-n", "1", hello], capture_output=True, text=True)
+if bad.returncode == 0 or "REACH_TRACE is set on some ranks and not on others" not in bad.stderr:
+    fail(f"REACH_TRACE on one rank of two: status {bad.returncode}, {bad.stderr.strip()[:300]}")
+if os.path.isdir(mixed) and os.listdir(mixed):
+    fail(f"REACH_TRACE on one rank of two left {os.listdir(mixed)}")
 sys.exit(1 if failures else 0)

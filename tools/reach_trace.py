@@ -2,6 +2,7 @@
 replaying them under a LogGP model, and fitting the replayed figures in the
 number of nodes. Used by reach-project.py, whose help says what the replay
 assumes."""
+import bisect
 import glob
 import heapq
 import math
@@ -21,6 +22,7 @@ LSHM = 0.2   # us: a store to a shared word seen on another core
 
 class Rank:
     def __init__(self, path):
+        self.path = path
         with open(path, "rb") as f:
             data = f.read()
         self.maps, self.marks, pos = [], {}, 0
@@ -79,8 +81,8 @@ def workloads(ranks):
     return names
 
 
-def window(rank, name):
-    """rank's events of workload name, from its begin mark to its end mark."""
+def marks_of(rank, name):
+    """The indices of rank's begin and end marks of workload name."""
     begin = end = None
     for i, ev in enumerate(rank.events):
         if ev[TYPE] == MARK:
@@ -92,17 +94,58 @@ def window(rank, name):
                 break
     if begin is None or end is None:
         sys.exit(f"reach-project: rank {rank.rank} has no begin and end marks of {name}")
-    return rank.events[begin:end + 1]
+    return begin, end
+
+
+_windows = {}   # of one run (the last asked for): name -> windows
+
+
+def windows(ranks, name):
+    """Each rank's events of workload name: all from its begin mark to its
+    end mark, and, while other ranks are still in the workload (from the
+    first begin to the last end), the requests it served outside its own
+    marks (its server thread's events, and its application thread's
+    handlers: a rank that is done still serves the others); and each rank's
+    (begin, end) time."""
+    run = os.path.dirname(ranks[0].path)
+    if _windows.get("run") != run:
+        _windows.clear()
+        _windows["run"] = run
+    if name in _windows:
+        return _windows[name]
+    marks = [marks_of(r, name) for r in ranks]
+    first = min(r.events[b][T] for r, (b, _) in zip(ranks, marks))
+    last = max(r.events[e][T] for r, (_, e) in zip(ranks, marks))
+    out = []
+    for r, (b, e) in zip(ranks, marks):
+        serving, depth = [], {0: 0, 1: 0}
+        for i, ev in enumerate(r.events):
+            th = ev[THREAD]
+            inside = depth[th] > 0 or ev[TYPE] == RECV
+            depth[th] += (ev[TYPE] == RECV) - (ev[TYPE] == HANDLED and depth[th] > 0)
+            if b <= i <= e:
+                serving.append(ev)
+            elif first <= ev[T] <= last and (th == 1 or inside) and ev[TYPE] != MARK:
+                serving.append(ev)
+        out.append((serving, r.events[b][T], r.events[e][T]))
+    _windows[name] = out
+    return out
 
 
 # ---- the replay --------------------------------------------------------------
 
-def local_costs(ranks, wins, programs, tasks, store_of):
-    """Each event's own software time (id(event) -> us): the median, over
-    the workload, of the gaps between events of the same two kinds on one
-    thread where the second waited for nothing (its message sent, its store
-    made, before the first), which is reach's code between them on this
-    machine; an event that waited gets its kinds' median."""
+PAIR_SAMPLES = 5
+
+
+def local_costs(ranks, wins, programs, tasks, store_of, software=None):
+    """Each event's own software time (id(event) -> us), and the table it
+    comes from: for each two kinds of event, the median over the workload of
+    the gaps between them on one thread where the second waited for nothing
+    (its message sent, its store made, before the first), which is reach's
+    code between them on this machine; an event that waited gets its kinds'
+    median. software, such a table from another run (one with a core for
+    each process, whose gaps hold no time spent waiting for a core), is used
+    instead of this trace's."""
     sent_at = {(r.rank, e[SEQ]): e[T] for r, evs in zip(ranks, wins) for e in evs if e[TYPE] == SEND}
 
     def waited(r, prev, ev):
@@ -110,9 +153,9 @@ def local_costs(ranks, wins, programs, tasks, store_of):
         if typ == RECV:
             at = sent_at.get((ev[PEER], ev[SEQ]))
             return at is None or at > prev[T]
-        if typ == SEE:
+        if typ == SEE:   # a wait whose store is not known may have waited
             s = store_of(r, ev)
-            return s is not None and s[0] > prev[T]
+            return s is None or s[0] > prev[T]
         return typ == DONE or typ == MARK and r.marks[ev[BYTES]] == "/compute"
 
     pairs, samples = [], {}
@@ -121,16 +164,26 @@ def local_costs(ranks, wins, programs, tasks, store_of):
         for prev, ev in zip(evs, evs[1:]):
             key = (prev[TYPE], ev[TYPE])
             pairs.append((ev, key))
-            if not waited(r, prev, ev):
+            if not software and not waited(r, prev, ev):
                 samples.setdefault(key, []).append((ev[T] - prev[T]) / 1000.0)
-    med = {k: sorted(v)[len(v) // 2] for k, v in samples.items()}
-    return {id(ev): med.get(key, 0.0) for ev, key in pairs}
+    # A pair seen fewer than PAIR_SAMPLES times (such as a workload's last
+    # event before its end mark) may hide a wait the trace does not show:
+    # it costs the median of every gap.
+    every = sorted(x for v in samples.values() for x in v)
+    typical = every[len(every) // 2] if every else 0.0
+    med = {k: sorted(v)[len(v) // 2] for k, v in samples.items() if len(v) >= PAIR_SAMPLES}
+    if software:
+        med, typical = software
+    # A computation's end costs its processor time (replay), nothing more.
+    return ({id(ev): 0.0 if ev[TYPE] == MARK else med.get(key, typical) for ev, key in pairs},
+            (med, typical))
 
 
-def replay(ranks, name, p):
+def replay(ranks, name, p, software=None):
     """The workload's critical path under parameters p: (time in us, network
-    latencies on it, messages, measured us), each over the whole workload;
-    measured from the last rank's begin to the last rank's end.
+    latencies on it, messages, measured us), each over the whole workload
+    (measured from the last rank's begin to the last rank's end), and the
+    table of software times used (see local_costs; software, if given).
 
     A discrete-event replay. Each thread's own events (its program) run in
     their order, each once what it depends on has happened. A message whose
@@ -140,7 +193,8 @@ def replay(ranks, name, p):
     value is handled in its thread's program, which waits for it."""
     L, o, g, G = p["L"], p["o"], p["g"], p["G"] / 1000.0
     lshm, lrma = p.get("Lshm", LSHM), p.get("Lrma", 2 * L)
-    wins = [window(r, name) for r in ranks]
+    spans = windows(ranks, name)
+    wins = [w for w, _, _ in spans]
     sent, issued, stores = set(), set(), {}
     for r, evs in zip(ranks, wins):
         for ev in evs:
@@ -152,17 +206,27 @@ def replay(ranks, name, p):
                 stores.setdefault((r.node,) + r.word(ev[REF]), []).append((ev[T], ev[SEQ], r.rank))
     for lst in stores.values():
         lst.sort()
+    store_times = {k: [x[0] for x in lst] for k, lst in stores.items()}
+
+    seen = {}
 
     def store_of(r, ev):
         """The store a wait saw: the latest before it that wrote the value
         seen, else the latest before it."""
-        best = None
-        for s in stores.get((r.node,) + r.word(ev[REF]), ()):
-            if s[0] > ev[T]:
-                break
-            if s[1] == ev[SEQ] or best is None or best[1] != ev[SEQ]:
-                best = s
-        return best
+        if id(ev) not in seen:
+            seen[id(ev)] = find_store(r, ev)
+        return seen[id(ev)]
+
+    def find_store(r, ev):
+        word = (r.node,) + r.word(ev[REF])
+        lst = stores.get(word)
+        if not lst:
+            return None
+        i = bisect.bisect_right(store_times[word], ev[T])
+        for s in reversed(lst[max(0, i - 256):i]):
+            if s[1] == ev[SEQ]:
+                return s
+        return lst[i - 1] if i else None
 
     # Programs and tasks.
     programs, tasks = [], {}
@@ -185,13 +249,15 @@ def replay(ranks, name, p):
                 prog.append(ev)
                 i += 1
             programs.append({"r": r, "evs": prog, "i": 0, "t": 0.0, "hops": 0})
-    cost = local_costs(ranks, wins, programs, tasks, store_of)
+    cost, table = local_costs(ranks, wins, programs, tasks, store_of, software)
 
     produced = {}      # ('a', sender, seq) arrival, ('c', rank, seq) completion, ('s', rank, t) store
     waiting = {}       # key -> programs blocked on it
     runnable = list(range(len(programs)))
     heap, order = [], 0
-    nic = {r.rank: 0.0 for r in ranks}
+    # When a sequence (a thread's program, a rank's handler) may send again:
+    # g apart. Not one per rank: the replay runs programs ahead of handlers.
+    nic = {}
     free = {r.rank: (0.0, 0) for r in ranks}
     cpu_start, end_at = {}, {}
     counts = {"messages": 0}
@@ -200,17 +266,17 @@ def replay(ranks, name, p):
         produced[key] = value
         runnable.extend(waiting.pop(key, ()))
 
-    def execute(r, ev, now, hops):
-        """Does ev from (now, hops), once what it depends on has happened;
-        returns when it ends."""
+    def execute(r, ev, now, hops, lane):
+        """Does ev from (now, hops), once what it depends on has happened,
+        in sequence lane; returns when it ends."""
         nonlocal order
         typ = ev[TYPE]
         c = cost.get(id(ev), 0.0)
         if typ in (SEND, GET, AMO, RECV):
             c = max(c, o)
         if typ in (SEND, GET, AMO):
-            start = max(now, nic[r.rank])
-            nic[r.rank] = start + g
+            start = max(now, nic.get(lane, 0.0))
+            nic[lane] = start + g
             now = start + c
             counts["messages"] += 1
             if typ == SEND:
@@ -275,7 +341,7 @@ def replay(ranks, name, p):
                         at += lshm
                     if at > now:
                         now, hops = at, at_hops + (key[0] == "a")
-            prog["t"], prog["hops"] = execute(r, ev, now, hops)
+            prog["t"], prog["hops"] = execute(r, ev, now, hops, prog["n"])
             prog["i"] += 1
 
     for n, prog in enumerate(programs):
@@ -291,7 +357,7 @@ def replay(ranks, name, p):
                 start, hops = at, at_hops + 1
             now = start + o
             for ev in inner:
-                now, hops = execute(r, ev, now, hops)
+                now, hops = execute(r, ev, now, hops, ("handler", r.rank))
             free[r.rank] = (now, hops)
             continue
         blocked = [prog for prog in programs if prog["i"] < len(prog["evs"])]
@@ -303,8 +369,8 @@ def replay(ranks, name, p):
     last = max(end_at, key=lambda k: end_at[k][0])
     # Measured from when the last rank began (the replay starts all at once;
     # one machine's ranks share the clock) to when the last ended.
-    measured = (max(w[-1][T] for w in wins) - max(w[0][T] for w in wins)) / 1000.0
-    return end_at[last][0], end_at[last][1], counts["messages"], measured
+    measured = (max(e for _, _, e in spans) - max(b for _, b, _ in spans)) / 1000.0
+    return end_at[last][0], end_at[last][1], counts["messages"], measured, table
 
 
 def traced_params(ranks, name, p):
@@ -312,7 +378,7 @@ def traced_params(ranks, name, p):
     median time from a send to its receipt, and from a get or atomic's issue
     to its completion (where software does them, they wait for the target's
     progress, which a calibration with an idle target does not see)."""
-    wins = [window(r, name) for r in ranks]
+    wins = [w for w, _, _ in windows(ranks, name)]
     sent, issued, transit, rma = {}, {}, [], []
     for r, evs in zip(ranks, wins):
         for e in evs:
@@ -355,11 +421,13 @@ MODELS = [
 
 def fit(points):
     """The model of the three with the least relative error over points [(n,
-    y)], its coefficients and that error. With one point: a constant."""
+    y)] (a later one only if clearly better: by a fifth), its coefficients
+    and that error. Two points cannot tell growths apart: a + b log2 n. One
+    point: a constant."""
     if len(points) < 2:
         return ("a", lambda n: 0.0), (points[0][1], 0.0), 0.0
     best = None
-    for name, f in MODELS:
+    for name, f in MODELS[:1] if len(points) == 2 else MODELS:
         # Least squares weighted by 1/y^2: relative error.
         sw = sx = sy = sxx = sxy = 0.0
         for n, y in points:
@@ -374,7 +442,7 @@ def fit(points):
         if b < 0:   # a cost that shrinks with n: keep the constant's share
             continue
         err = max(abs(a + b * f(n) - y) / y for n, y in points if y > 0)
-        if best is None or err < best[2] * 0.8:
+        if best is None or err < best[2] * 0.8 - 1e-9:
             best = ((name, f), (a, b), err)
     if best is None:
         mean = sum(y for _, y in points) / len(points)

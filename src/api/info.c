@@ -70,6 +70,5 @@ int reach_trace_mark(const char *label)
     if (!label || !label[0] || strlen(label) >= CONFIG_STRING_MAX || strchr(label, '\n'))
         return rt_error(REACH_ERR_ARG, "reach_trace_mark", "the label must be 1 to %d bytes without a line break",
                         CONFIG_STRING_MAX - 1);
-    trace_mark(label);
-    return REACH_SUCCESS;
+    return trace_mark(label);
 }

@@ -12,34 +12,38 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define TRACE_BLOCK 65536                /* events per block */
-#define TRACE_MAX_EVENTS (1u << 22)      /* per process: 128 MiB of events */
+#define TRACE_MAX_EVENTS (1u << 21)      /* per thread: 64 MiB of events */
 #define TRACE_MARKS 256
 
 int trace_on;
 
 typedef struct trace_block {
     struct trace_block *next;   /* the list of every block of this trace */
-    unsigned gen, n;
+    unsigned n;
     trace_event_t ev[TRACE_BLOCK];
 } trace_block_t;
 
 static struct {
     pthread_mutex_t lock;
     trace_block_t *blocks;
-    unsigned gen;               /* this trace's number: blocks of an earlier one are gone */
-    _Atomic unsigned events;    /* recorded, up to TRACE_MAX_EVENTS */
-    _Atomic unsigned dropped;   /* beyond it */
+    unsigned gen;               /* this trace's number, from 1 */
+    _Atomic unsigned dropped;   /* events beyond a thread's TRACE_MAX_EVENTS */
     _Atomic uint32_t seq;
     FILE *out;
+    char path[CONFIG_STRING_MAX + 32];
     size_t arena;
     const void **maps;          /* by rank: where its arena is mapped here, NULL if not */
     char *marks[TRACE_MARKS];
     int nmarks;
 } tr = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+/* This thread's block and the events it recorded, valid while mine_gen is
+ * this trace's number (the blocks of an earlier trace are freed). */
 static _Thread_local trace_block_t *mine;
+static _Thread_local unsigned mine_gen, mine_events;
 
 static trace_block_t *trace_block_new(void)
 {
@@ -48,25 +52,40 @@ static trace_block_t *trace_block_new(void)
         rt_oom("REACH_TRACE", sizeof *b);
     b->n = 0;
     pthread_mutex_lock(&tr.lock);
-    b->gen = tr.gen;
     b->next = tr.blocks;
     tr.blocks = b;
     pthread_mutex_unlock(&tr.lock);
     return b;
 }
 
+uint64_t trace_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void trace_record(int type, int chan, int peer, uint32_t seq, uint32_t bytes, uint64_t ref)
 {
-    if (atomic_fetch_add_explicit(&tr.events, 1, memory_order_relaxed) >= TRACE_MAX_EVENTS) {
+    trace_record_at(trace_clock(), type, chan, peer, seq, bytes, ref);
+}
+
+void trace_record_at(uint64_t t, int type, int chan, int peer, uint32_t seq, uint32_t bytes, uint64_t ref)
+{
+    if (mine_gen != tr.gen) {
+        mine = trace_block_new();
+        mine_gen = tr.gen;
+        mine_events = 0;
+    }
+    if (mine_events == TRACE_MAX_EVENTS) {
         atomic_fetch_add_explicit(&tr.dropped, 1, memory_order_relaxed);
         return;
     }
-    if (!mine || mine->gen != tr.gen || mine->n == TRACE_BLOCK)
+    if (mine->n == TRACE_BLOCK)
         mine = trace_block_new();
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    mine_events++;
     mine->ev[mine->n++] = (trace_event_t){
-        .t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+        .t = t,
         .type = (uint8_t)type, .thread = (uint8_t)(rt_on_server != 0), .chan = (uint8_t)chan,
         .peer = peer, .seq = seq, .bytes = bytes, .ref = ref};
 }
@@ -76,16 +95,16 @@ uint32_t trace_next_seq(void)
     return atomic_fetch_add_explicit(&tr.seq, 1, memory_order_relaxed) + 1;
 }
 
-void trace_mark(const char *label)
+int trace_mark(const char *label)
 {
     if (!trace_on)
-        return;
+        return REACH_SUCCESS;
     int i = 0;
     while (i < tr.nmarks && strcmp(tr.marks[i], label) != 0)
         i++;
     if (i == tr.nmarks) {
         if (i == TRACE_MARKS)
-            return;   /* the labels are a program's few phases */
+            return rt_error(REACH_ERR_ARG, "reach_trace_mark", "a trace has at most %d labels", TRACE_MARKS);
         if (!(tr.marks[i] = strdup(label)))
             rt_oom("reach_trace_mark", strlen(label) + 1);
         tr.nmarks++;
@@ -93,25 +112,24 @@ void trace_mark(const char *label)
     struct timespec cpu;   /* the thread's processor time: a computation's own cost */
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
     trace_record(TRACE_MARK, 0, -1, 0, (uint32_t)i, (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec);
+    return REACH_SUCCESS;
 }
 
 int trace_start(size_t arena)
 {
     if (!rt.cfg.trace[0])
         return REACH_SUCCESS;
-    char path[CONFIG_STRING_MAX + 32];
-    snprintf(path, sizeof path, "%s/rank-%05d.trace", rt.cfg.trace, rt.rank);
+    snprintf(tr.path, sizeof tr.path, "%s/rank-%05d.trace", rt.cfg.trace, rt.rank);
     if (mkdir(rt.cfg.trace, 0777) != 0 && errno != EEXIST)
         return rt_error(REACH_ERR_ARG, "reach_init", "REACH_TRACE: cannot make the directory %s: %s",
                         rt.cfg.trace, strerror(errno));
-    if (!(tr.out = fopen(path, "wb")))
-        return rt_error(REACH_ERR_ARG, "reach_init", "REACH_TRACE: cannot write %s: %s", path,
+    if (!(tr.out = fopen(tr.path, "wb")))
+        return rt_error(REACH_ERR_ARG, "reach_init", "REACH_TRACE: cannot write %s: %s", tr.path,
                         strerror(errno));
     if (!(tr.maps = calloc((size_t)rt.size, sizeof *tr.maps)))
         rt_oom("REACH_TRACE", sizeof *tr.maps * (size_t)rt.size);
     tr.gen++;
     tr.arena = arena;
-    atomic_store(&tr.events, 0);
     atomic_store(&tr.dropped, 0);
     atomic_store(&tr.seq, 0);
     trace_on = 1;
@@ -124,10 +142,45 @@ void trace_map(int rank, const void *base)
         tr.maps[rank] = base;
 }
 
-static int trace_cmp(const void *a, const void *b)
+/* Sorts ev[0..n) by time, stably (a thread's events of one time stay in
+ * the order it recorded them), with tmp of n events. */
+static void trace_sort(trace_event_t *ev, trace_event_t *tmp, size_t n)
 {
-    const trace_event_t *x = a, *y = b;
-    return x->t != y->t ? (x->t < y->t ? -1 : 1) : (int)x->thread - (int)y->thread;
+    if (n < 2)
+        return;
+    size_t h = n / 2, i = 0, j = h, k = 0;
+    trace_sort(ev, tmp, h);
+    trace_sort(ev + h, tmp, n - h);
+    while (i < h && j < n)
+        tmp[k++] = ev[j].t < ev[i].t ? ev[j++] : ev[i++];
+    while (i < h)
+        tmp[k++] = ev[i++];
+    memcpy(ev, tmp, sizeof *ev * k);
+}
+
+static void trace_free_state(void)
+{
+    while (tr.blocks) {
+        trace_block_t *b = tr.blocks;
+        tr.blocks = b->next;
+        free(b);
+    }
+    for (int i = 0; i < tr.nmarks; i++)
+        free(tr.marks[i]);
+    tr.nmarks = 0;
+    free(tr.maps);
+    tr.maps = NULL;
+    trace_on = 0;
+}
+
+void trace_abandon(void)
+{
+    if (!trace_on)
+        return;
+    fclose(tr.out);
+    unlink(tr.path);
+    tr.out = NULL;
+    trace_free_state();
 }
 
 void trace_stop(void)
@@ -138,18 +191,22 @@ void trace_stop(void)
     size_t n = 0, k = 0;
     for (trace_block_t *b = tr.blocks; b; b = b->next)
         n += b->n;
-    trace_event_t *all = malloc(sizeof *all * (n ? n : 1));
+    trace_event_t *all = malloc(sizeof *all * (n ? 2 * n : 1));
     if (!all)
-        rt_oom("REACH_TRACE", sizeof *all * n);
-    while (tr.blocks) {
+        rt_oom("REACH_TRACE", sizeof *all * 2 * n);
+    /* The list is newest first: from its end, each thread's blocks come in
+     * the order it filled them. */
+    size_t nblocks = 0;
+    for (trace_block_t *b = tr.blocks; b; b = b->next)
+        nblocks++;
+    for (size_t want = nblocks; want > 0; want--) {
         trace_block_t *b = tr.blocks;
-        tr.blocks = b->next;
+        for (size_t i = 1; i < want; i++)
+            b = b->next;
         memcpy(all + k, b->ev, sizeof *all * b->n);
         k += b->n;
-        free(b);
     }
-    mine = NULL;
-    qsort(all, n, sizeof *all, trace_cmp);
+    trace_sort(all, all + n, n);
     FILE *f = tr.out;
     fprintf(f, "reach-trace 1\nrank %d size %d node %d nodes %d node_size %d\n", rt.rank, rt.size,
             rt.node, rt.node_count, rt.node_size);
@@ -158,17 +215,14 @@ void trace_stop(void)
     for (int r = 0; r < rt.size; r++)
         if (tr.maps[r])
             fprintf(f, "map %d %#jx %zu\n", r, (uintmax_t)(uintptr_t)tr.maps[r], tr.arena);
-    free(tr.maps);
-    tr.maps = NULL;
-    for (int i = 0; i < tr.nmarks; i++) {
+    for (int i = 0; i < tr.nmarks; i++)
         fprintf(f, "mark %d %s\n", i, tr.marks[i]);
-        free(tr.marks[i]);
-    }
-    tr.nmarks = 0;
     fprintf(f, "dropped %u\nevents %zu\n", atomic_load(&tr.dropped), n);
-    if (fwrite(all, sizeof *all, n, f) != n || fclose(f) != 0)
-        rt_error(REACH_ERR_SYSTEM, "reach_finalize", "REACH_TRACE: the trace of rank %d was not written: %s",
-                 rt.rank, strerror(errno));
+    int bad = fwrite(all, sizeof *all, n, f) != n || ferror(f);
+    if (fclose(f) != 0 || bad)
+        rt_error(REACH_ERR_SYSTEM, "reach_finalize", "REACH_TRACE: %s was not written whole: %s", tr.path,
+                 strerror(errno));
     tr.out = NULL;
     free(all);
+    trace_free_state();
 }

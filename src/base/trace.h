@@ -52,18 +52,38 @@ extern int trace_on TRACE_HIDDEN;
  * (after the server thread has stopped): opens and writes the trace. */
 int trace_start(size_t arena) TRACE_HIDDEN;
 void trace_stop(void) TRACE_HIDDEN;
+/* Start-up failed elsewhere: the trace file is removed. */
+void trace_abandon(void) TRACE_HIDDEN;
 /* Rank's arena is mapped here at base (a rank of this node): the header
  * says so, so that a word's address names its owner and offset. */
 void trace_map(int rank, const void *base) TRACE_HIDDEN;
 void trace_record(int type, int chan, int peer, uint32_t seq, uint32_t bytes, uint64_t ref) TRACE_HIDDEN;
+/* The same, at time t (trace_clock's). */
+void trace_record_at(uint64_t t, int type, int chan, int peer, uint32_t seq, uint32_t bytes, uint64_t ref) TRACE_HIDDEN;
+uint64_t trace_clock(void) TRACE_HIDDEN;
 /* The next message number of this process. */
 uint32_t trace_next_seq(void) TRACE_HIDDEN;
-void trace_mark(const char *label) TRACE_HIDDEN;
+/* REACH_ERR_ARG (said) past TRACE_MARKS labels. */
+int trace_mark(const char *label) TRACE_HIDDEN;
 
 static inline void trace_word(int type, const void *word, uint32_t value)
 {
     if (__builtin_expect(trace_on, 0))
         trace_record(type, 0, -1, value, 0, (uint64_t)(uintptr_t)word);
+}
+
+/* A store to a word that a waiter on another core may see at once: its
+ * time is taken before it (trace_store_time), so that the store comes
+ * before what the waiter records; it is recorded after (trace_store). */
+static inline uint64_t trace_store_time(void)
+{
+    return __builtin_expect(trace_on, 0) ? trace_clock() : 0;
+}
+
+static inline void trace_store(uint64_t t, const void *word, uint32_t value)
+{
+    if (__builtin_expect(trace_on, 0))
+        trace_record_at(t, TRACE_STORE, 0, -1, value, 0, (uint64_t)(uintptr_t)word);
 }
 
 #endif

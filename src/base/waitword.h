@@ -36,8 +36,9 @@ static inline void waitword_wake(waitword_t *ww)
 /* Adds n to ww->value and wakes its sleepers; returns the old value. */
 static inline uint32_t waitword_add(waitword_t *ww, uint32_t n)
 {
+    uint64_t t = trace_store_time();
     uint32_t old = atom_fetch_add_seq_cst(&ww->value, n);
-    trace_word(TRACE_STORE, ww, old + n);
+    trace_store(t, ww, old + n);
     waitword_wake(ww);
     return old;
 }
@@ -88,8 +89,8 @@ static inline uint64_t word_apply(void *word, word_op_t op, uint64_t a, uint64_t
         atom_store_release(w64, a);
         return 0;
     case WORD_STORE32_WAKE:
+        trace_store(trace_store_time(), ww, (uint32_t)a);
         atom_store_seq_cst(&ww->value, (uint32_t)a);
-        trace_word(TRACE_STORE, ww, (uint32_t)a);
         waitword_wake(ww);
         return 0;
     default:

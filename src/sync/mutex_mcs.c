@@ -28,8 +28,8 @@ void mcs_pass(uint64_t next)
 {
     mcs_qnode_t *nq = mcs_qnode(next);
     if (nq) {
+        trace_store(trace_store_time(), &nq->locked, 0);
         atom_store_seq_cst(&nq->locked.value, 0);
-        trace_word(TRACE_STORE, &nq->locked, 0);
         waitword_wake(&nq->locked);
     } else {
         am_push(mcs_rank(next), 1);

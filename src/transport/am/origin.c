@@ -62,9 +62,12 @@ void am_wait_slot(am_slot_t *slot)
 
 static void am_wait_pending(int rank, int below)
 {
+    if (am.pending[rank] < below || am.pending[rank] <= 0)
+        return;
     unsigned spins = 0;
-    while (am.pending[rank] >= below && am.pending[rank] > 0)
+    do
         am_client_progress(&spins);
+    while (am.pending[rank] >= below && am.pending[rank] > 0);
     trace_word(TRACE_SEE, &am.pending[rank], (uint32_t)am.pending[rank]);
 }
 
@@ -408,7 +411,8 @@ void am_wait_signal(waitword_t *ww, uint32_t target)
             i = am_client_sleep() ? rt.cfg.spin_count : 0;
         }
     }
-    trace_word(TRACE_SEE, ww, atom_load_acquire(&ww->value));
+    if (trace_on)
+        trace_word(TRACE_SEE, ww, atom_load_acquire(&ww->value));
 }
 
 int64_t am_wait_push(void)

@@ -90,16 +90,23 @@ static void *trace_send(net_chan_t chan, int rank, const void *hdr, size_t hlen,
     uint32_t seq = trace_next_seq();
     trace_tag_t tag = {rt.rank, seq, (uint32_t)chan, 0};
     trace_record(TRACE_SEND, chan, rank, seq, (uint32_t)(hlen + len), cause);
-    if (flags & NET_FREE) {   /* one block: tag, header, data; the caller's goes now */
-        char *m = malloc(sizeof tag + hlen + len);
+    if (flags & NET_FREE) {
+        /* The caller's block goes now; the backend frees this one: the tag
+         * and header, and the data with them if the caller's data followed
+         * its header (else the data stays where it is, as the caller gave it). */
+        int after = len && data == (const char *)hdr + hlen;
+        size_t room = sizeof tag + hlen + (after ? len : 0);
+        char *m = malloc(room);
         if (!m)
-            rt_oom("REACH_TRACE", sizeof tag + hlen + len);
+            rt_oom("REACH_TRACE", room);
         memcpy(m, &tag, sizeof tag);
         memcpy(m + sizeof tag, hdr, hlen);
-        if (len)
+        if (after) {
             memcpy(m + sizeof tag + hlen, data, len);
+            data = m + sizeof tag + hlen;
+        }
         free((void *)hdr);
-        return inner->send(chan, rank, m, sizeof tag + hlen, len ? m + sizeof tag + hlen : NULL, len, flags);
+        return inner->send(chan, rank, m, sizeof tag + hlen, data, len, flags);
     }
     /* The tagged header lives as long as the send. */
     trace_req_t *t = trace_req(NULL, rank, 0, sizeof tag + hlen);
