@@ -419,35 +419,54 @@ MODELS = [
 ]
 
 
+def fit_model(points, f):
+    """Least squares of y = a + b f(n), weighted by 1/y^2 (relative error):
+    (a, b), or None if b would be negative (a cost that shrinks with n) or
+    the points cannot tell."""
+    sw = sx = sy = sxx = sxy = 0.0
+    for n, y in points:
+        w = 1.0 / max(y, 1e-9) ** 2
+        x = f(n)
+        sw, sx, sy, sxx, sxy = sw + w, sx + w * x, sy + w * y, sxx + w * x * x, sxy + w * x * y
+    det = sw * sxx - sx * sx
+    if det <= 0:
+        return None
+    b = (sw * sxy - sx * sy) / det
+    return None if b < 0 else ((sy - b * sx) / sw, b)
+
+
 def fit(points):
-    """The model of the three with the least relative error over points [(n,
-    y)] (a later one only if clearly better: by a fifth), its coefficients
-    and that error. Two points cannot tell growths apart: a + b log2 n. One
-    point: a constant."""
+    """The growth of points [(n, y)]: of the three models, in order of
+    growth, a faster one only if it fits all points better by a fifth and
+    (with four points or more) its fit to all but the largest n predicts
+    that one better by a fifth. Two points cannot tell growths apart: a + b
+    log2 n; one point: a constant. Returns (model, (a, b), the worst relative
+    error over the points)."""
     if len(points) < 2:
         return ("a", lambda n: 0.0), (points[0][1], 0.0), 0.0
+    points = sorted(points)
+
+    def worst(model, coef, pts):
+        return max(abs(coef[0] + coef[1] * model[1](n) - y) / y for n, y in pts if y > 0)
+
     best = None
-    for name, f in MODELS[:1] if len(points) == 2 else MODELS:
-        # Least squares weighted by 1/y^2: relative error.
-        sw = sx = sy = sxx = sxy = 0.0
-        for n, y in points:
-            w = 1.0 / max(y, 1e-9) ** 2
-            x = f(n)
-            sw, sx, sy, sxx, sxy = sw + w, sx + w * x, sy + w * y, sxx + w * x * x, sxy + w * x * y
-        det = sw * sxx - sx * sx
-        if det <= 0:
+    for model in MODELS[:1] if len(points) == 2 else MODELS:
+        coef = fit_model(points, model[1])
+        if coef is None:
             continue
-        b = (sw * sxy - sx * sy) / det
-        a = (sy - b * sx) / sw
-        if b < 0:   # a cost that shrinks with n: keep the constant's share
-            continue
-        err = max(abs(a + b * f(n) - y) / y for n, y in points if y > 0)
-        if best is None or err < best[2] * 0.8 - 1e-9:
-            best = ((name, f), (a, b), err)
+        err = worst(model, coef, points)
+        score = err
+        if len(points) >= 4:
+            early = fit_model(points[:-1], model[1])
+            if early is None:
+                continue
+            score = worst(model, early, points[-1:])
+        if best is None or (score < best[3] * 0.8 - 1e-9 and err < best[2] * 0.8 - 1e-9):
+            best = (model, coef, err, score)
     if best is None:
         mean = sum(y for _, y in points) / len(points)
-        return ("a", lambda n: 0.0), (mean, 0.0), max(abs(mean - y) / y for _, y in points if y > 0)
-    return best
+        return ("a", lambda n: 0.0), (mean, 0.0), worst(("a", lambda n: 0.0), (mean, 0.0), points)
+    return best[:3]
 
 
 def at(model, coef, n):
