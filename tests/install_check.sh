@@ -90,4 +90,19 @@ if [ -x "$top/moved/bin/reach-bench" ]; then
     "$top/err" || fail "reach-bench does not say where it looked for its report script"
 fi
 
+# The installed reach-scale and projection tool, from the moved prefix and
+# another folder: calibrate, trace a barrier at 2 ranks each its own node,
+# replay it with the installed reach-project.py (which finds its module
+# beside it).
+if [ -x "$top/moved/bin/reach-scale" ]; then
+  (cd "$top/elsewhere" &&
+    "$mpiexec" "$@" -n 2 "$top/moved/bin/reach-scale" --calibrate machine.json &&
+    REACH_NODE_SIZE=1 "$mpiexec" "$@" -n 2 "$top/moved/bin/reach-scale" --out traces --iters 2 \
+      --only barrier:combined &&
+    /usr/bin/python3 "$top/moved/share/reach/reach-project.py" replay traces --params machine.json \
+      --iters 2 --json >replay.json) || fail "the installed reach-scale or reach-project.py failed"
+  grep -qF '"workload": "barrier:combined"' "$top/elsewhere/replay.json" ||
+    fail "the installed reach-project.py replayed no barrier:combined"
+fi
+
 echo "install_check: passed"
