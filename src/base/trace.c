@@ -21,14 +21,14 @@
 int trace_on;
 
 typedef struct trace_block {
-    struct trace_block *next;   /* the list of every block of this trace */
+    struct trace_block *next;
     unsigned n;
     trace_event_t ev[TRACE_BLOCK];
 } trace_block_t;
 
 static struct {
     pthread_mutex_t lock;
-    trace_block_t *blocks;
+    trace_block_t *blocks, **tail;   /* every block, in the order they were made */
     unsigned gen;               /* this trace's number, from 1 */
     _Atomic unsigned dropped;   /* events beyond a thread's TRACE_MAX_EVENTS */
     _Atomic uint32_t seq;
@@ -51,18 +51,24 @@ static trace_block_t *trace_block_new(void)
     if (!b)
         rt_oom("REACH_TRACE", sizeof *b);
     b->n = 0;
+    b->next = NULL;
     pthread_mutex_lock(&tr.lock);
-    b->next = tr.blocks;
-    tr.blocks = b;
+    *tr.tail = b;
+    tr.tail = &b->next;
     pthread_mutex_unlock(&tr.lock);
     return b;
 }
 
-uint64_t trace_clock(void)
+static uint64_t trace_ns(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t trace_clock(void)
+{
+    return trace_ns(CLOCK_MONOTONIC);
 }
 
 void trace_record(int type, int chan, int peer, uint32_t seq, uint32_t bytes, uint64_t ref)
@@ -109,9 +115,8 @@ int trace_mark(const char *label)
             rt_oom("reach_trace_mark", strlen(label) + 1);
         tr.nmarks++;
     }
-    struct timespec cpu;   /* the thread's processor time: a computation's own cost */
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-    trace_record(TRACE_MARK, 0, -1, 0, (uint32_t)i, (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec);
+    /* With the thread's processor time: a computation's own cost. */
+    trace_record(TRACE_MARK, 0, -1, 0, (uint32_t)i, trace_ns(CLOCK_THREAD_CPUTIME_ID));
     return REACH_SUCCESS;
 }
 
@@ -128,6 +133,7 @@ int trace_start(size_t arena)
                         strerror(errno));
     if (!(tr.maps = calloc((size_t)rt.size, sizeof *tr.maps)))
         rt_oom("REACH_TRACE", sizeof *tr.maps * (size_t)rt.size);
+    tr.tail = &tr.blocks;
     tr.gen++;
     tr.arena = arena;
     atomic_store(&tr.dropped, 0);
@@ -194,15 +200,8 @@ void trace_stop(void)
     trace_event_t *all = malloc(sizeof *all * (n ? 2 * n : 1));
     if (!all)
         rt_oom("REACH_TRACE", sizeof *all * 2 * n);
-    /* The list is newest first: from its end, each thread's blocks come in
-     * the order it filled them. */
-    size_t nblocks = 0;
-    for (trace_block_t *b = tr.blocks; b; b = b->next)
-        nblocks++;
-    for (size_t want = nblocks; want > 0; want--) {
-        trace_block_t *b = tr.blocks;
-        for (size_t i = 1; i < want; i++)
-            b = b->next;
+    /* Each thread's blocks come in the order it filled them. */
+    for (trace_block_t *b = tr.blocks; b; b = b->next) {
         memcpy(all + k, b->ev, sizeof *all * b->n);
         k += b->n;
     }
