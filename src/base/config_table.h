@@ -58,8 +58,8 @@
       "empty progress calls of the server thread before it sleeps on the network's wakeup descriptor") \
     X(strided_protocol, "REACH_STRIDED_PROTOCOL", PROTOCOL, "auto",                 \
       "strided and vector transfers to other nodes: direct (an operation per run or pair), pack (pipelined chunks), auto") \
-    X(get_send, "REACH_GET_SEND", SIZE, "0",                                       \
-      "non-blocking gets of at least this many bytes from a rank of another node on this machine are sent by that rank's server to this process's server, which receives them while the caller computes: more overlap for a long computation, a wake-up more for a short one (0: never; between machines always the network's get)") \
+    X(get_write, "REACH_GET_WRITE", SIZE, "64k",                                   \
+      "non-blocking gets of at least this many bytes from a rank of another node on this machine are written into place by that rank's server while the caller computes (0: never; between machines always the network's get)") \
     X(barrier, "REACH_BARRIER", BARRIER, "combined",                                 \
       "reach_barrier's (and ARMCI_Barrier's) algorithm across nodes: fence+dissemination, combined (paper 000), tree, counter (paper 001)") \
     X(barrier_radix, "REACH_BARRIER_RADIX", UINT, "4",                               \

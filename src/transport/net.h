@@ -11,12 +11,11 @@
  * progressed by the process's server thread, or by its application thread
  * while that waits, never by both at once). A backend may have a third,
  * the watch, for its checks on its peers (see idle_ms), which only the
- * server thread progresses once started (init may, before); without one, progress gives 0, arm 1 and fd
- * -1. Messages travel on five
- * channels: requests from a client to a rank's server, replies from a
- * server to a rank's client, and pushes to a rank's client from a client
- * or from a server; and requests from a server to a rank's server (the
- * data of a get that the target sends, see am_get_nb).
+ * server thread progresses once started (init may, before); without one,
+ * progress gives 0, arm 1 and fd -1. Messages travel on four channels:
+ * requests from a client to a rank's server, replies from a server to a
+ * rank's client, and pushes to a rank's client from a client or from a
+ * server.
  *
  * Every entry that fails ends the job with a message naming the operation
  * and the rank (rt_fatal): a backend never returns an error to the
@@ -29,7 +28,7 @@
 #include <stdint.h>
 
 typedef enum net_worker { NET_CLIENT, NET_SERVER, NET_WATCH } net_worker_t;
-typedef enum net_chan { NET_REQUEST, NET_REPLY, NET_PUSH, NET_SERVER_PUSH, NET_SERVER_REQUEST } net_chan_t;
+typedef enum net_chan { NET_REQUEST, NET_REPLY, NET_PUSH, NET_SERVER_PUSH } net_chan_t;
 
 /* Send flags: EAGER (copied out at once; the default lets the backend
  * choose rendezvous for large data, received straight into its place),

@@ -6,7 +6,10 @@
 
 #include <complex.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define N 1024
 
@@ -116,7 +119,7 @@ static void test_in_flight(void)
     size_t per = BLOCK / sizeof(long);
     for (size_t i = 0; i < (size_t)(np + 1) * per; i++)
         mine[i] = me * 1000000L + (long)i;
-    long *got = malloc((size_t)np * BLOCK);
+    long *got = malloc((size_t)(np + 1) * BLOCK);   /* np blocks, or one and a little */
     reach_request_t *req = malloc(sizeof *req * (size_t)(np + 3));
     reach_barrier();
     for (int t = 0; t < np; t++)
@@ -153,12 +156,13 @@ static void test_in_flight(void)
     fresh[1] = 43;
     CHECK(reach_put_nb(fresh, theirs, BLOCK, t, &req[1]) == REACH_SUCCESS);
     CHECK(reach_fence(t) == REACH_SUCCESS);
-    /* Gets in flight together to one rank, of sizes about the point where
-     * they are sent by the target's server (REACH_GET_SEND), into
-     * unaligned places: each lands where it should, and nowhere else. */
+    /* Gets in flight together to one rank, of sizes about the points
+     * where the target's server writes them into place (REACH_GET_WRITE:
+     * 64k by default, 16k in a variant), into unaligned places: each
+     * lands where it should, and nowhere else. */
     {
-        enum { GETS = 6 };
-        static const size_t size[GETS] = {8, 16383, 16384, 16387, 40000, (64 << 10) - 64};
+        enum { GETS = 7 };
+        static const size_t size[GETS] = {8, 16383, 16384, 16387, 65535, 65536, 65543};
         size_t at[GETS], total = 0;
         for (int k = 0; k < GETS; k++) {
             at[k] = total + 1 + (size_t)k;
@@ -171,7 +175,7 @@ static void test_in_flight(void)
         for (int k = 0; k < GETS; k++)
             CHECK(reach_get_nb(src + (size_t)k * 8, dst + at[k], size[k], t, &greq[k]) == REACH_SUCCESS);
         CHECK(reach_wait_all() == REACH_SUCCESS);
-        CHECK(reach_get(theirs, got, BLOCK, t) == REACH_SUCCESS);   /* the model: the bytes as they are */
+        CHECK(reach_get(theirs, got, BLOCK + 64, t) == REACH_SUCCESS);   /* the model: the bytes as they are */
         size_t bad = 0;
         for (int k = 0; k < GETS; k++) {
             bad += memcmp(dst + at[k], (const char *)got + (size_t)k * 8, size[k]) != 0;
@@ -325,6 +329,40 @@ static void test_stats(void)
     free(bases);
 }
 
+/* A large get from another node of this machine that the target cannot
+ * write into place (here: a destination made read-only until the target
+ * has tried) is done by the network instead, and lands whole. Not where
+ * every get goes by the network (REACH_GET_WRITE=0): that would write into
+ * the read-only page. */
+static void test_get_write_refused(void)
+{
+    const char *gw = getenv("REACH_GET_WRITE");
+    int t = (me + 1) % np;
+    enum { BYTES = 96 << 10 };
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc(BYTES, bases) == REACH_SUCCESS);
+    for (size_t i = 0; i < BYTES / sizeof(long); i++)
+        ((long *)bases[me])[i] = me * 1000000L + (long)i;
+    reach_barrier();
+    if (!reach_same_node(t) && !(gw && strcmp(gw, "0") == 0)) {
+        long *dst = mmap(NULL, BYTES, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        CHECK(dst != MAP_FAILED);
+        reach_request_t req;
+        CHECK(reach_get_nb(bases[t], dst, BYTES, t, &req) == REACH_SUCCESS);
+        usleep(200000);   /* the target's server tries meanwhile */
+        CHECK(mprotect(dst, BYTES, PROT_READ | PROT_WRITE) == 0);
+        CHECK(reach_wait(&req) == REACH_SUCCESS);
+        long bad = 0;
+        for (size_t i = 0; i < BYTES / sizeof(long); i++)
+            bad += dst[i] != t * 1000000L + (long)i;
+        CHECK_EQ_LL(bad, 0);
+        munmap(dst, BYTES);
+    }
+    reach_barrier();
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    free(bases);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -338,6 +376,7 @@ int main(int argc, char **argv)
     test_accumulate();
     test_uneven_alloc();
     test_stats();
+    test_get_write_refused();
     CHECK(reach_finalize() == REACH_SUCCESS);
     int rc = check_exit("test_rma");
     MPI_Finalize();

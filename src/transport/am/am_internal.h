@@ -11,7 +11,7 @@
 
 enum {
     REQ_PUT, REQ_ACC, REQ_ATOMIC, REQ_WORD, REQ_CALL, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV,
-    REQ_ACCV, REQ_GETV, REQ_FENCE, REQ_SIGNAL, REQ_GET_SEND, REQ_GET_DATA
+    REQ_ACCV, REQ_GETV, REQ_FENCE, REQ_SIGNAL, REQ_GET_WRITE
 };
 
 /* Requests that write and return nothing (puts, accumulates, counted
@@ -110,15 +110,15 @@ typedef struct am_flight {
         void *req;           /* the network's request, AM_SENT_GET or AM_GETS */
         const char *what;
         am_request_t hdr;
-        /* A get that the target sends (am_get_nb): where its data goes,
-         * and 1 once it is there (set by this process's server). */
-        void *dst;
-        _Atomic int arrived;
+        void *dst;           /* a packed get's am_gets_t */
+        /* A get that the target writes into place (am_get_nb): its
+         * answer (value 0: written; else the target could not). */
+        am_slot_t slot;
     } *ring;
     uint64_t issued, done;
 } am_flight_t;
-/* The req of a get in flight that the target's server sends to this
- * process's server (REQ_GET_SEND, answered by REQ_GET_DATA). */
+/* The req of a get in flight that the target's server writes into place
+ * (REQ_GET_WRITE, answered when written). */
 #define AM_SENT_GET ((void *)1)
 /* The req of a packed get in flight: dst is its am_gets_t. */
 #define AM_GETS ((void *)2)
@@ -135,6 +135,7 @@ extern struct am_state {
     uint32_t *since_ack;     /* by rank: counted requests since the last ack request */
     am_slot_t *fence_slots;  /* by rank: replies of one flush_all */
     am_flight_t *flight;     /* by rank: transfers in flight */
+    int get_write_refused;   /* a target could not write a get into place */
     char *bounce;            /* one chunk: sends complete before it is reused */
     /* The server side: served by whichever thread holds `serve` (a futex
      * mutex), the server thread or the application thread while it waits. */

@@ -5,6 +5,7 @@
 #include "base/trace.h"
 #include "base/wait.h"
 
+#include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +73,20 @@ static void am_wait_pending(int rank, int below)
 }
 
 /* Whether a transfer in flight has completed; a packed get's slots are
- * freed then. */
+ * freed then. A get that the target could not write into place is done
+ * by the network; where its process may not write into this one at all
+ * (EPERM: ptrace rules, ENOSYS: a sandbox), so are the gets that follow. */
 static int am_flown_done(struct am_flown *e, int rank)
 {
-    if (e->req == AM_SENT_GET)
-        return atomic_load_explicit(&e->arrived, memory_order_acquire);
+    if (e->req == AM_SENT_GET) {
+        if (!e->slot.done)
+            return 0;
+        if (e->slot.value != 0) {
+            am.get_write_refused |= e->slot.value == EPERM || e->slot.value == ENOSYS;
+            am_wait_req(am.net->get(rank, (void *)(uintptr_t)e->hdr.b, e->hdr.raddr, e->hdr.a), "get", rank);
+        }
+        return 1;
+    }
     if (e->req != AM_GETS)
         return am.net->test(e->req, e->what, rank);
     am_gets_t *g = e->dst;
@@ -253,27 +263,32 @@ void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
 }
 
 /* Sees every write of this process to rank before it, like am_get. A
- * large get from a rank of this machine is sent by the target's server to
- * this process's server, which receives it while the application thread
- * computes: there the network's get is done in software by the target's
- * worker and completes only as far as this process's application thread
- * progresses (UCX's shared-memory transports cannot address the arena). */
+ * large get from a rank of another node on this machine is written into
+ * place by the target's server (REQ_GET_WRITE) while the application
+ * thread computes: there the network's get is done in software by the
+ * target's worker and completes only as far as this process's application
+ * thread progresses (UCX's shared-memory transports cannot address the
+ * arena), where between machines it needs no thread of either side. */
 uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
     am_order(rank);
     struct am_flown *e = am_flight_next(rank);
-    if (rt.cfg.get_send == 0 || bytes < rt.cfg.get_send ||
+    if (rt.cfg.get_write == 0 || bytes < rt.cfg.get_write || am.get_write_refused ||
         rt.peers[rank].machine != rt.peers[rt.rank].machine) {
         am_client_sent();
         return am_flight_add(rank, am.net->get(rank, dst, raddr, bytes), "get");
     }
-    e->dst = dst;
-    atomic_store_explicit(&e->arrived, 0, memory_order_relaxed);
+    e->slot = (am_slot_t){0};
+    e->hdr = (am_request_t){.kind = REQ_GET_WRITE, .raddr = raddr, .a = bytes, .b = (uintptr_t)dst};
     /* Not am_send: the transfers in flight to rank stay there (a get
      * conflicts with none of them, and am_order has completed the puts). */
-    am_request_t rq = {.kind = REQ_GET_SEND, .origin = rt.rank, .raddr = raddr, .a = bytes, .b = (uintptr_t)e};
+    am_wait_pending(rank, AM_MAX_PENDING);
+    e->hdr.origin = rt.rank;
+    e->hdr.token = (uint64_t)(uintptr_t)&e->slot;
+    am.pending[rank]++;
+    am.pending_total++;
     am_client_sent();
-    am_wait_req(am.net->send(NET_REQUEST, rank, &rq, sizeof rq, NULL, 0, NET_EAGER), "send", rank);
+    am_wait_req(am.net->send(NET_REQUEST, rank, &e->hdr, sizeof e->hdr, NULL, 0, NET_EAGER), "send", rank);
     return am_flight_add(rank, AM_SENT_GET, "get");
 }
 

@@ -13,10 +13,12 @@
 #include "boot/boot.h"
 #include "transport/shm/shm_ops.h"
 
+#include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 struct am_state am;
 
@@ -278,25 +280,10 @@ static void am_serve_chunk(const am_request_t *rq, const void *data, char *local
     }
 }
 
-/* A get's data has arrived in its place: the application thread, which
- * may sleep on its worker's descriptor, sees it. */
-static void am_get_arrived(const am_request_t *rq)
-{
-    struct am_flown *e = (struct am_flown *)(uintptr_t)rq->b;
-    atomic_store_explicit(&e->arrived, 1, memory_order_release);
-    if (rt_on_server)   /* the application thread may sleep on it */
-        am.net->signal(NET_CLIENT);
-}
-
-/* A large put's (or sent get's) data arrived by rendezvous straight into
- * its place. */
+/* A large put's data arrived by rendezvous straight into its place. */
 void am_received(void *arg)
 {
-    am_request_t *rq = arg;
-    if (rq->kind == REQ_GET_DATA)
-        am_get_arrived(rq);
-    else
-        am_completed(rq);
+    am_completed(arg);
     free(arg);
 }
 
@@ -311,16 +298,15 @@ static void am_recv_rndv(const am_request_t *rq, void *rndv, void *place, size_t
     am.net->recv_rndv(rndv, place, len, ctx);
 }
 
-/* Sends the data of a get to its origin's server, straight from the arena
- * (a rendezvous lets the origin's server pull it). */
-static void am_send_get(const am_request_t *rq, const char *local)
+/* Writes a get's data from the arena into its place in the origin's
+ * process (a rank of this machine), and answers: 0 once written, else the
+ * reason it could not be (a process may be barred from writing into
+ * another: then the origin does the get itself). */
+static void am_write_get(const am_request_t *rq, const char *local)
 {
-    am_request_t *hdr = malloc(sizeof *hdr);   /* freed once sent */
-    if (!hdr)
-        rt_oom("server", sizeof *hdr);
-    *hdr = (am_request_t){.kind = REQ_GET_DATA, .origin = rt.rank, .b = rq->b};
-    rt_stat_inc(&rt.stats.messages);
-    am.net->send(NET_SERVER_REQUEST, rq->origin, hdr, sizeof *hdr, local, rq->a, NET_FREE);
+    struct iovec from = {(void *)local, rq->a}, to = {(void *)(uintptr_t)rq->b, rq->a};
+    ssize_t n = process_vm_writev(rt.peers[rq->origin].pid, &from, 1, &to, 1, 0);
+    am_reply(rq, n == (ssize_t)rq->a ? 0 : n < 0 ? errno : EIO);
 }
 
 /* Addresses are this process's own: the target is its own arena. */
@@ -331,7 +317,7 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     if (hlen != sizeof rq)
         rt_fatal("network: malformed request");
     memcpy(&rq, hdr, sizeof rq);
-    if (rndv && rq.kind != REQ_PUT && rq.kind != REQ_GET_DATA)
+    if (rndv && rq.kind != REQ_PUT)
         rt_fatal("network: a request other than a put came by rendezvous");
     char *local = (char *)(uintptr_t)rq.raddr;
     switch (rq.kind) {
@@ -342,19 +328,9 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     case REQ_FENCE:
         am_fence(&rq);
         return;
-    case REQ_GET_SEND:
-        am_send_get(&rq, local);
+    case REQ_GET_WRITE:
+        am_write_get(&rq, local);
         return;
-    case REQ_GET_DATA: {
-        void *dst = ((struct am_flown *)(uintptr_t)rq.b)->dst;
-        if (rndv) {
-            am_recv_rndv(&rq, rndv, dst, len);
-        } else {
-            memcpy(dst, data, len);
-            am_get_arrived(&rq);
-        }
-        return;
-    }
     case REQ_CALL:
         am_serve_call(&rq, data, len);
         return;

@@ -64,9 +64,8 @@ static int ofi_test(void *req, const char *what, int rank)
 /* The endpoint each channel sends from, and whether it goes to the
  * rank's server endpoint. */
 static const int chan_from[] = {[NET_REQUEST] = NET_CLIENT, [NET_REPLY] = NET_SERVER, [NET_PUSH] = NET_CLIENT,
-                                [NET_SERVER_PUSH] = NET_SERVER, [NET_SERVER_REQUEST] = NET_SERVER};
-static const int chan_to_server[] = {[NET_REQUEST] = 1, [NET_REPLY] = 0, [NET_PUSH] = 0, [NET_SERVER_PUSH] = 0,
-                                     [NET_SERVER_REQUEST] = 1};
+                                [NET_SERVER_PUSH] = NET_SERVER};
+static const int chan_to_server[] = {[NET_REQUEST] = 1, [NET_REPLY] = 0, [NET_PUSH] = 0, [NET_SERVER_PUSH] = 0};
 
 /* Posts a send of buf (len bytes) from worker w to dest; ctx is its
  * completion's context (NULL: inject, no completion). Retries, progressing

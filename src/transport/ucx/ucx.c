@@ -24,8 +24,8 @@
 /* Active-message ids, one per channel. */
 enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13 };
 /* Endpoint kinds: client to a rank's server, server to its client, client
- * to its client, server to its server. */
-enum { UX_C2S, UX_S2C, UX_C2C, UX_S2S, UX_EPS };
+ * to its client. */
+enum { UX_C2S, UX_S2C, UX_C2C, UX_EPS };
 
 static struct {
     ucp_context_h ctx;
@@ -42,7 +42,7 @@ static struct {
 /* The worker each kind of endpoint sends from. */
 static ucp_worker_h ux_from(int ep)
 {
-    return ux.worker[ep == UX_S2C || ep == UX_S2S ? NET_SERVER : NET_CLIENT];
+    return ux.worker[ep == UX_S2C ? NET_SERVER : NET_CLIENT];
 }
 
 _Noreturn static void ux_failed(const char *what, int rank, ucs_status_t s)
@@ -80,8 +80,8 @@ static void ux_free_sent(void *request, ucs_status_t status, void *user_data)
 static void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data,
                      size_t len, int flags)
 {
-    static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH, UX_REQUEST};
-    static const int ep[] = {UX_C2S, UX_S2C, UX_C2C, UX_S2C, UX_S2S};
+    static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH};
+    static const int ep[] = {UX_C2S, UX_S2C, UX_C2C, UX_S2C};
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
                              .flags = (flags & NET_EAGER) ? UCP_AM_SEND_FLAG_EAGER : 0};
     if (flags & NET_FREE) {
@@ -325,7 +325,7 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
         ux.ep[c] = calloc((size_t)rt.size, sizeof(ucp_ep_h));
     ux.rkey = calloc((size_t)rt.size, sizeof *ux.rkey);
     ux.watch = calloc((size_t)rt.size, sizeof(ucp_ep_h));
-    if (!ux.ep[UX_C2S] || !ux.ep[UX_S2C] || !ux.ep[UX_C2C] || !ux.ep[UX_S2S] || !ux.rkey || !ux.watch)
+    if (!ux.ep[UX_C2S] || !ux.ep[UX_S2C] || !ux.ep[UX_C2C] || !ux.rkey || !ux.watch)
         rt_oom("reach_init", sizeof(ucp_ep_h) * (size_t)rt.size);
     for (int r = 0; r < rt.size && st == REACH_SUCCESS; r++) {
         if (rt.peers[r].node == rt.node)
@@ -338,7 +338,6 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
         if ((s = ucp_ep_create(ux.worker[NET_CLIENT], &to_server, &ux.ep[UX_C2S][r])) != UCS_OK ||
             (s = ucp_ep_create(ux.worker[NET_SERVER], &to_client, &ux.ep[UX_S2C][r])) != UCS_OK ||
             (s = ucp_ep_create(ux.worker[NET_CLIENT], &to_client, &ux.ep[UX_C2C][r])) != UCS_OK ||
-            (s = ucp_ep_create(ux.worker[NET_SERVER], &to_server, &ux.ep[UX_S2S][r])) != UCS_OK ||
             (s = ucp_ep_rkey_unpack(ux.ep[UX_C2S][r], all[2] + off[2][r], &ux.rkey[r])) != UCS_OK)
             st = rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot reach rank %d: %s", r,
                           ucs_status_string(s));
