@@ -141,6 +141,7 @@ extern struct am_state {
      * mutex), the server thread or the application thread while it waits. */
     _Atomic uint32_t serve;
     uint32_t *done_from;     /* by origin: counted requests completed */
+    signed char *same_process;   /* by origin: its pid names it here (1), not (-1), unchecked (0) */
     waitword_t done;         /* all counted requests completed here (op_done) */
     am_request_t *deferred;  /* fences waiting for their count */
     int ndeferred;

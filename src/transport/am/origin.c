@@ -75,14 +75,15 @@ static void am_wait_pending(int rank, int below)
 /* Whether a transfer in flight has completed; a packed get's slots are
  * freed then. A get that the target could not write into place is done
  * by the network; where its process may not write into this one at all
- * (EPERM: ptrace rules, ENOSYS: a sandbox), so are the gets that follow. */
+ * (EPERM: ptrace rules, ENOSYS: a sandbox, ESRCH: another pid namespace),
+ * so are the gets that follow. */
 static int am_flown_done(struct am_flown *e, int rank)
 {
     if (e->req == AM_SENT_GET) {
         if (!e->slot.done)
             return 0;
         if (e->slot.value != 0) {
-            am.get_write_refused |= e->slot.value == EPERM || e->slot.value == ENOSYS;
+            am.get_write_refused |= e->slot.value == EPERM || e->slot.value == ENOSYS || e->slot.value == ESRCH;
             am_wait_req(am.net->get(rank, (void *)(uintptr_t)e->hdr.b, e->hdr.raddr, e->hdr.a), "get", rank);
         }
         return 1;
@@ -188,6 +189,8 @@ static void am_client_sent(void)
     rt_order_release();
 }
 
+static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot);
+
 /* Sends a request (and data) to rank's server; returns the send's request
  * (NULL if done): the data may be reused once it completes. With a slot,
  * the reply fills it (counted as pending until it arrives); without, the
@@ -197,7 +200,13 @@ static void am_client_sent(void)
  * eager. First waits for rank's put_nbi, if any. */
 void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot)
 {
-    am_flush_local(rank);                    /* location consistency */
+    am_flush_local(rank);   /* location consistency */
+    return am_issue(rank, rq, data, len, slot);
+}
+
+/* am_send_nbx without completing the transfers in flight to rank first. */
+static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot)
+{
     am_wait_pending(rank, AM_MAX_PENDING);   /* back-pressure, not growth */
     rq->origin = rt.rank;
     rq->counted = slot == NULL && rq->counted;
@@ -282,13 +291,7 @@ uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
     e->hdr = (am_request_t){.kind = REQ_GET_WRITE, .raddr = raddr, .a = bytes, .b = (uintptr_t)dst};
     /* Not am_send: the transfers in flight to rank stay there (a get
      * conflicts with none of them, and am_order has completed the puts). */
-    am_wait_pending(rank, AM_MAX_PENDING);
-    e->hdr.origin = rt.rank;
-    e->hdr.token = (uint64_t)(uintptr_t)&e->slot;
-    am.pending[rank]++;
-    am.pending_total++;
-    am_client_sent();
-    am_wait_req(am.net->send(NET_REQUEST, rank, &e->hdr, sizeof e->hdr, NULL, 0, NET_EAGER), "send", rank);
+    am_wait_req(am_issue(rank, &e->hdr, NULL, 0, &e->slot), "send", rank);
     return am_flight_add(rank, AM_SENT_GET, "get");
 }
 

@@ -304,6 +304,20 @@ static void am_recv_rndv(const am_request_t *rq, void *rndv, void *place, size_t
  * another: then the origin does the get itself). */
 static void am_write_get(const am_request_t *rq, const char *local)
 {
+    /* Ranks of one machine may still live in different pid namespaces:
+     * write only into the process that the origin's pid names here (its
+     * start time as the origin read it), checked once per origin. */
+    signed char *same = &am.same_process[rq->origin];
+    if (*same == 0) {
+        char state;
+        unsigned long long start;
+        int pid = rt.peers[rq->origin].pid;
+        *same = wait_proc_state(pid, &state, &start) == 0 && start == rt.peers[rq->origin].pstart ? 1 : -1;
+    }
+    if (*same < 0) {
+        am_reply(rq, ESRCH);
+        return;
+    }
     struct iovec from = {(void *)local, rq->a}, to = {(void *)(uintptr_t)rq->b, rq->a};
     ssize_t n = process_vm_writev(rt.peers[rq->origin].pid, &from, 1, &to, 1, 0);
     am_reply(rq, n == (ssize_t)rq->a ? 0 : n < 0 ? errno : EIO);
@@ -465,6 +479,7 @@ static void am_free_state(void)
         free(am.flight[r].ring);
     free(am.flight);
     free(am.done_from);
+    free(am.same_process);
     free(am.deferred);
     free(am.bounce);
     while (am.retries) {   /* none if every origin saw its requests done */
@@ -512,10 +527,11 @@ int am_init(void)
     am.fence_slots = calloc(n, sizeof(am_slot_t));
     am.flight = calloc(n, sizeof(am_flight_t));
     am.done_from = calloc(n, sizeof(uint32_t));
+    am.same_process = calloc(n, 1);
     am.deferred = calloc(n, sizeof(am_request_t));
     am.bounce = malloc(sizeof(am_pack_t) + AM_PACK_MAX);
     if (!am.pending || !am.sent || !am.fenced || !am.since_ack || !am.fence_slots || !am.flight ||
-        !am.done_from || !am.deferred || !am.bounce)
+        !am.done_from || !am.same_process || !am.deferred || !am.bounce)
         rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
     atom_store_relaxed(&am.done.value, 0);
     am.net = net;
