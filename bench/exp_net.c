@@ -5,8 +5,9 @@
  * cross the same sockets. reach is started afresh for each backend, in
  * alternating rounds, so that drift of the machine falls on both alike;
  * each figure is the median over the rounds of each round's median (the
- * rounds' medians are its samples in the JSON file). Runs before
- * reach-bench's own start-up, as it starts and stops reach itself. */
+ * rounds' medians are its samples in the JSON file). Below, the floor of
+ * the ofi column: libfabric alone (net_floor.c). Runs before reach-bench's
+ * own start-up, as it starts and stops reach itself. */
 #include "harness.h"
 
 #include <stdlib.h>
@@ -98,12 +99,16 @@ void bench_networks(const struct experiment *x, const char *out)
     free(B.src);
     free(B.dst);
     B.src = B.dst = B.seg_target = NULL;
+    double floor_us[FLOOR_WAYS][MAX_SAMPLES], floor[FLOOR_WAYS] = {0};
+    if (have[1])
+        net_floor_ofi(floor_us, floor);
     if (B.me != 0)
         return;
     experiment_begin(x, out);
     printf("\nnetwork backends over TCP, every rank its own node (us, median over %d rounds of the "
            "median of %d)\n%-14s %8s %10s %10s %9s\n",
            NET_ROUNDS, B.samples, "op", "bytes", "ucx/tcp", "ofi/tcp", "ofi/ucx");
+    double ucx_get = 0;
     for (int k = 0; k < NOPS; k++) {
         double med[NNETS] = {0};
         for (int n = 0; n < NNETS; n++)
@@ -114,6 +119,22 @@ void bench_networks(const struct experiment *x, const char *out)
             }
         printf("%-14s %8zu %10.2f %10.2f %9.2f\n", net_ops[k].name, net_ops[k].size, med[0], med[1],
                med[0] > 0 && med[1] > 0 ? med[1] / med[0] : 0.0);
+        if (net_ops[k].op == REACH_GET && net_ops[k].size == 8)
+            ucx_get = med[0];
+    }
+    static const char *const way[FLOOR_WAYS] = {"busy-polling", "waiting on a descriptor",
+                                                 "and a thread of its own answering"};
+    if (floor[FLOOR_WAYS - 1] > 0) {
+        printf("libfabric's tcp provider alone, 8 B there and back (us, median of %d):", B.samples);
+        for (int w = 0; w < FLOOR_WAYS; w++) {
+            char impl[64];
+            snprintf(impl, sizeof impl, "libfabric tcp alone, %s", way[w]);
+            json_values("round trip", impl, 8, 0, "us", floor[w], floor_us[w], B.samples);
+            printf("%s %s %.2f", w ? ";" : "", way[w], floor[w]);
+        }
+        if (ucx_get > 0)   /* the last is how the ofi backend works */
+            printf(" (%.2f x ucx/tcp's 8 B get)", floor[FLOOR_WAYS - 1] / ucx_get);
+        printf("\n");
     }
     fflush(stdout);
     experiment_end();
