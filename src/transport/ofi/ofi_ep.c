@@ -158,17 +158,22 @@ static void ofi_failed(int w)
     rt_fatal("libfabric operation failed: %s", fi_strerror(e.err));
 }
 
+/* Each read of the queue progresses the provider (over tcp, a system call
+ * or two), so a read that found fewer than it asked for is the last:
+ * what came meanwhile waits for the next progress call, not in front of
+ * what was found (a second read before handling cost 1.9 us of an 8 B
+ * get's 20 on each side). */
 int ofi_collect(int w)
 {
-    struct fi_cq_msg_entry e[16];
-    for (;;) {
-        ssize_t n = fi_cq_read(ofi.w[w].cq, e, 16);
-        if (n == -FI_EAVAIL) {
+    enum { BATCH = 16 };
+    struct fi_cq_msg_entry e[BATCH];
+    for (ssize_t n = BATCH; n == BATCH;) {
+        n = fi_cq_read(ofi.w[w].cq, e, BATCH);
+        if (n == -FI_EAVAIL) {   /* then read on */
             ofi_failed(w);
+            n = BATCH;
             continue;
         }
-        if (n <= 0)
-            break;
         for (ssize_t i = 0; i < n; i++) {
             if (ofi.w[w].tail - ofi.w[w].head == ofi.w[w].cap) {   /* full: twice as large, in order */
                 size_t cap = ofi.w[w].cap ? 2 * ofi.w[w].cap : 64;
@@ -196,7 +201,7 @@ unsigned ofi_progress_worker(int w)
         return 0;
     unsigned events = 0;
     ofi.w[w].handling = 1;
-    while (ofi.w[w].head != ofi.w[w].tail || ofi_collect(w)) {
+    while (ofi.w[w].head != ofi.w[w].tail) {   /* with what handlers' nested progress collects */
         struct fi_cq_msg_entry e = ofi.w[w].queue[ofi.w[w].head++ % ofi.w[w].cap];
         ofi_completed(w, e.op_context, e.len);
         events++;
