@@ -98,8 +98,8 @@ void bench_lu(void);
 /* Starts and stops reach itself (before reach-bench's own start-up). */
 void bench_networks(const struct experiment *x, const char *out);
 /* libfabric's tcp provider alone, 8 B round trips (bench/net_floor.c), in
- * FLOOR_WAYS ways: busy-polling, waiting on a descriptor, and that with a
- * thread of its own answering. Collective; on rank 0 each way's median in
+ * FLOOR_WAYS ways, the queues polled: without a wait object, with a
+ * descriptor to wait on, and that with a thread of its own answering. Collective; on rank 0 each way's median in
  * microseconds and its B.samples samples, 0 where it cannot be measured. */
 enum { FLOOR_WAYS = 3 };
 void net_floor_ofi(double us[FLOOR_WAYS][MAX_SAMPLES], double med[FLOOR_WAYS]);

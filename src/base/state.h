@@ -36,7 +36,8 @@ typedef struct peer {
     int node;           /* node index */
     int machine;        /* lowest world rank of its machine */
     int pid;            /* its process on that machine, */
-    unsigned long long pstart;   /* and when it started (clock ticks since boot) */
+    unsigned long long pstart;   /* when it started (clock ticks since boot), */
+    unsigned long long pidns;    /* and the pid namespace its pid is of (0: unknown) */
     _Atomic int lost;   /* the network has found it failed (wait_peer_lost) */
 } peer_t;
 

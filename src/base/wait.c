@@ -83,15 +83,35 @@ int wait_rank_ended(int rank)
     return 0;
 }
 
+/* Whether rank's pid names a process here at all: another rank of this
+ * machine, in this pid namespace. */
+static int wait_proc_visible(int rank)
+{
+    const peer_t *p = &rt.peers[rank], *me = &rt.peers[rt.rank];
+    return rank != rt.rank && p->machine == me->machine && p->pidns == me->pidns && p->pidns != 0;
+}
+
+/* 1 if rank's process is the one its pid names here (its start time), with
+ * its state letter in *state. */
+static int wait_proc_is(int rank, char *state)
+{
+    unsigned long long start;
+    return wait_proc_state(rt.peers[rank].pid, state, &start) == 0 && start == rt.peers[rank].pstart;
+}
+
 int wait_proc_gone(int rank)
 {
-    const peer_t *p = &rt.peers[rank];
-    if (rank == rt.rank || p->machine != rt.peers[rt.rank].machine)
-        return 0;
     char state;
-    unsigned long long start;
-    return wait_proc_state(p->pid, &state, &start) != 0 || start != p->pstart || state == 'Z' ||
-           state == 'X' || state == 'x';
+    if (!wait_proc_visible(rank))
+        return 0;
+    return !wait_proc_is(rank, &state) || state == 'Z' || state == 'X' || state == 'x';
+}
+
+int wait_proc_alive(int rank)
+{
+    char state;
+    return wait_proc_visible(rank) && wait_proc_is(rank, &state) && state != 'Z' && state != 'X' &&
+           state != 'x';
 }
 
 void wait_describe_barrier(wait_describe_fn fn)

@@ -106,6 +106,10 @@ int wait_peer_gone(int rank) REACH_HIDDEN;
 /* 1 if rank is of this machine and /proc says it has ended, whatever
  * REACH_PEER_PROC says (for the message of a failure). */
 int wait_proc_gone(int rank) REACH_HIDDEN;
+/* 1 if rank is another process of this machine, in this pid namespace,
+ * that runs under its pid (its start time matches): this process may then
+ * name it by that pid (0 if it cannot tell). */
+int wait_proc_alive(int rank) REACH_HIDDEN;
 /* Whether rank has ended, for the message of a failure to reach it
  * (either check above). A killed process's connections close before /proc
  * shows it ended, so a failure may come first: it is given a second to

@@ -3,6 +3,7 @@
 #include "base/wait.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int boot_init(int *argc, char ***argv, MPI_Comm comm)
@@ -48,7 +49,10 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
     MPI_Allgather(&rt.rank, 1, MPI_INT, rt.node_peers, 1, MPI_INT, rt.node_comm);
 
     /* Each rank's process, for the liveness checks of long waits. */
-    struct { unsigned long long pstart; int machine, pid; } me = {0, machine_leader, (int)getpid()}, *all;
+    struct { unsigned long long pstart, pidns; int machine, pid; } me = {0, 0, machine_leader, (int)getpid()}, *all;
+    struct stat ns;
+    if (stat("/proc/self/ns/pid", &ns) == 0)
+        me.pidns = ((unsigned long long)ns.st_dev << 32) ^ (unsigned long long)ns.st_ino;
     char state;
     all = malloc(sizeof *all * (size_t)rt.size);
     if (!all)
@@ -60,6 +64,7 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
         rt.peers[r].machine = all[r].machine;
         rt.peers[r].pid = all[r].pid;
         rt.peers[r].pstart = all[r].pstart;
+        rt.peers[r].pidns = all[r].pidns;
     }
     free(all);
 

@@ -101,13 +101,14 @@ typedef struct am_gets {
  * at the first. Tickets count them from 1; ticket t sits at
  * ring[(t - 1) % AM_FLIGHT_MAX] and is complete once done >= t. A put's or
  * accumulate's request header lives in its entry, because the network
- * reads it until the send completes. A full ring completes its
+ * reads it until the send completes; so does a written get's, which the
+ * network get repeats if the target could not write. A full ring completes its
  * oldest before the next is issued, so a flood of non-blocking transfers
  * whose requests are dropped holds bounded memory. */
 #define AM_FLIGHT_MAX 256
 typedef struct am_flight {
     struct am_flown {
-        void *req;           /* the network's request, AM_SENT_GET or AM_GETS */
+        void *req;           /* the network's request, AM_WRITTEN_GET or AM_GETS */
         const char *what;
         am_request_t hdr;
         void *dst;           /* a packed get's am_gets_t */
@@ -119,7 +120,7 @@ typedef struct am_flight {
 } am_flight_t;
 /* The req of a get in flight that the target's server writes into place
  * (REQ_GET_WRITE, answered when written). */
-#define AM_SENT_GET ((void *)1)
+#define AM_WRITTEN_GET ((void *)1)
 /* The req of a packed get in flight: dst is its am_gets_t. */
 #define AM_GETS ((void *)2)
 

@@ -27,6 +27,14 @@ static int am_client_sleep(void)
     return 0;
 }
 
+/* The application thread sends a message: counted, and ordered after what
+ * the thread wrote before (rt_order_release). */
+static void am_client_sent(void)
+{
+    rt_stat_inc(&rt.stats.messages);
+    rt_order_release();
+}
+
 /* Waits for progress on the client worker, serving meanwhile what arrives
  * for this process (am_serve_try): polls, then sleeps on the client's file
  * descriptor (the server thread serves then), so that a waiting process
@@ -74,16 +82,18 @@ static void am_wait_pending(int rank, int below)
 
 /* Whether a transfer in flight has completed; a packed get's slots are
  * freed then. A get that the target could not write into place is done
- * by the network; where its process may not write into this one at all
- * (EPERM: ptrace rules, ENOSYS: a sandbox, ESRCH: another pid namespace),
- * so are the gets that follow. */
+ * by the network here, at its completion (so reach_test may wait for it,
+ * and it reads what is there then); where the target may not write into
+ * this process at all (EPERM: ptrace rules, ENOSYS: a sandbox, ESRCH: its
+ * pid names another process there), so are the gets that follow. */
 static int am_flown_done(struct am_flown *e, int rank)
 {
-    if (e->req == AM_SENT_GET) {
+    if (e->req == AM_WRITTEN_GET) {
         if (!e->slot.done)
             return 0;
         if (e->slot.value != 0) {
             am.get_write_refused |= e->slot.value == EPERM || e->slot.value == ENOSYS || e->slot.value == ESRCH;
+            am_client_sent();
             am_wait_req(am.net->get(rank, (void *)(uintptr_t)e->hdr.b, e->hdr.raddr, e->hdr.a), "get", rank);
         }
         return 1;
@@ -181,13 +191,6 @@ void am_flush_local_all(void)
         am_flush_local(r);
 }
 
-/* The application thread sends a message: counted, and ordered after what
- * the thread wrote before (rt_order_release). */
-static void am_client_sent(void)
-{
-    rt_stat_inc(&rt.stats.messages);
-    rt_order_release();
-}
 
 static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot);
 
@@ -292,7 +295,7 @@ uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
     /* Not am_send: the transfers in flight to rank stay there (a get
      * conflicts with none of them, and am_order has completed the puts). */
     am_wait_req(am_issue(rank, &e->hdr, NULL, 0, &e->slot), "send", rank);
-    return am_flight_add(rank, AM_SENT_GET, "get");
+    return am_flight_add(rank, AM_WRITTEN_GET, "get");
 }
 
 /* In chunks; like am_put_nbi, each chunk's send completes the one before,

@@ -304,23 +304,22 @@ static void am_recv_rndv(const am_request_t *rq, void *rndv, void *place, size_t
  * another: then the origin does the get itself). */
 static void am_write_get(const am_request_t *rq, const char *local)
 {
-    /* Ranks of one machine may still live in different pid namespaces:
-     * write only into the process that the origin's pid names here (its
-     * start time as the origin read it), checked once per origin. */
+    /* Ranks of one machine may live in different pid namespaces: write
+     * only into the process that the origin's pid names here, checked once
+     * per origin (wait_proc_alive). */
     signed char *same = &am.same_process[rq->origin];
-    if (*same == 0) {
-        char state;
-        unsigned long long start;
-        int pid = rt.peers[rq->origin].pid;
-        *same = wait_proc_state(pid, &state, &start) == 0 && start == rt.peers[rq->origin].pstart ? 1 : -1;
+    if (*same == 0)
+        *same = wait_proc_alive(rq->origin) ? 1 : -1;
+    int err = *same < 0 ? ESRCH : 0;
+    for (uint64_t done = 0; err == 0 && done < rq->a;) {   /* a write may be short (2 GiB at most) */
+        struct iovec from = {(void *)(local + done), rq->a - done}, to = {(void *)(uintptr_t)(rq->b + done), rq->a - done};
+        ssize_t n = process_vm_writev(rt.peers[rq->origin].pid, &from, 1, &to, 1, 0);
+        if (n > 0)
+            done += (uint64_t)n;
+        else
+            err = n < 0 ? errno : EIO;
     }
-    if (*same < 0) {
-        am_reply(rq, ESRCH);
-        return;
-    }
-    struct iovec from = {(void *)local, rq->a}, to = {(void *)(uintptr_t)rq->b, rq->a};
-    ssize_t n = process_vm_writev(rt.peers[rq->origin].pid, &from, 1, &to, 1, 0);
-    am_reply(rq, n == (ssize_t)rq->a ? 0 : n < 0 ? errno : EIO);
+    am_reply(rq, err);
 }
 
 /* Addresses are this process's own: the target is its own arena. */
