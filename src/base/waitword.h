@@ -33,14 +33,24 @@ static inline void waitword_wake(waitword_t *ww)
         futex_wake(&ww->value, INT32_MAX);
 }
 
-/* Adds n to ww->value and wakes its sleepers; returns the old value. */
-static inline uint32_t waitword_add(waitword_t *ww, uint32_t n)
+/* Adds n to ww->value and wakes its sleepers; returns the old value.
+ * tracing is trace_on, read by a caller whose add follows an atomic of
+ * its own before that atomic: read between the two, the test of the flag
+ * waits for the first and holds up the add (a node barrier after
+ * MPI_Barrier, 0.12 -> 0.16 us). */
+static inline uint32_t waitword_add_traced(waitword_t *ww, uint32_t n, int tracing)
 {
-    uint64_t t = trace_store_time();
+    uint64_t t = tracing ? trace_clock() : 0;
     uint32_t old = atom_fetch_add_seq_cst(&ww->value, n);
-    trace_store(t, ww, old + n);
+    if (tracing)
+        trace_record_at(t, TRACE_STORE, 0, -1, old + n, 0, (uint64_t)(uintptr_t)ww);
     waitword_wake(ww);
     return old;
+}
+
+static inline uint32_t waitword_add(waitword_t *ww, uint32_t n)
+{
+    return waitword_add_traced(ww, n, __builtin_expect(trace_on, 0));
 }
 
 /* Returns once ww->value has counted up to target (modulo 2^32: a count

@@ -294,9 +294,10 @@ void shm_node_barrier(void)
     arena_barrier_t *b = (arena_barrier_t *)(void *)(rt.peers[rt.node_peers[0]].map + ARENA_BARRIER_OFF);
     /* Read the generation before arriving: the last arrival bumps it. */
     uint32_t gen = atom_load_acquire(&b->generation.value);
+    int tracing = __builtin_expect(trace_on, 0);   /* before the arrival: see waitword_add_traced */
     if (atom_fetch_add_acq_rel(&b->arrived, 1) == (uint32_t)rt.node_size - 1) {
         atom_store_relaxed(&b->arrived, 0);
-        waitword_add(&b->generation, 1);
+        waitword_add_traced(&b->generation, 1, tracing);
     } else {
         waitword_wait_change(&b->generation, gen);
     }
