@@ -246,6 +246,8 @@ static int ofi_arm(net_worker_t w)
     struct fid *f = &ofi.w[w].cq->fid;
     if (ofi.w[w].head != ofi.w[w].tail)
         return 0;
+    if (ofi.w[w].fd < 0)   /* nothing to sleep on: the waiter sleeps a while and looks again */
+        return !ofi_collect(w);
     int rc = fi_trywait(ofi.fabric, &f, 1);
     return rc == FI_SUCCESS || (rc == -FI_EAGAIN && !ofi_collect(w));
 }
@@ -263,7 +265,8 @@ static int ofi_idle_ms(void)
 
 static void ofi_signal(net_worker_t w)
 {
-    fi_cq_signal(ofi.w[w].cq);
+    if (ofi.w[w].fd >= 0)
+        fi_cq_signal(ofi.w[w].cq);
 }
 
 static unsigned ofi_progress(net_worker_t w)

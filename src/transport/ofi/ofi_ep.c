@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- registrations and reads ------------------------------------------------------ */
 
@@ -212,12 +213,31 @@ unsigned ofi_progress_worker(int w)
 
 /* ---- start-up and shut-down ------------------------------------------------------- */
 
+/* Whether this machine has a core for each of its ranks. */
+static int ofi_core_each(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int here = 0;
+    for (int r = 0; r < rt.size; r++)
+        here += rt.peers[r].machine == rt.peers[rt.rank].machine;
+    return cores > 0 && here <= cores;
+}
+
 /* Opens worker w: its endpoint and completion queue, with receives
- * posted. 0, or a negative fi_errno with *step naming what failed. */
+ * posted. 0, or a negative fi_errno with *step naming what failed. The
+ * server's queue has a descriptor to sleep on. So does the client's
+ * where ranks share cores; where each has one (online cores, not the
+ * process's binding), its waits poll and then sleep a millisecond at a
+ * time (fd -1): a client queue with a descriptor made a round trip over
+ * tcp 14.8 us instead of 13.3 (the provider then progresses it with epoll
+ * instead of poll, and signals the descriptor). */
 static int ofi_open_worker(int w, const char **step)
 {
-    struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = FI_WAIT_FD, .size = 1024};
+    int sleeps = w == NET_SERVER || !ofi_core_each();
+    struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = sleeps ? FI_WAIT_FD : FI_WAIT_NONE,
+                            .size = 1024};
     int rc;
+    ofi.w[w].fd = -1;
     if ((rc = fi_endpoint(ofi.domain, ofi.info, &ofi.w[w].ep, NULL)) != 0)
         *step = "fi_endpoint";
     else if ((rc = fi_cq_open(ofi.domain, &ca, &ofi.w[w].cq, NULL)) != 0)
@@ -225,7 +245,7 @@ static int ofi_open_worker(int w, const char **step)
     else if ((rc = fi_ep_bind(ofi.w[w].ep, &ofi.w[w].cq->fid, FI_TRANSMIT | FI_RECV)) != 0 ||
              (rc = fi_ep_bind(ofi.w[w].ep, &ofi.av->fid, 0)) != 0 || (rc = fi_enable(ofi.w[w].ep)) != 0)
         *step = "fi_ep_bind or fi_enable";
-    else if ((rc = fi_control(&ofi.w[w].cq->fid, FI_GETWAIT, &ofi.w[w].fd)) != 0)
+    else if (sleeps && (rc = fi_control(&ofi.w[w].cq->fid, FI_GETWAIT, &ofi.w[w].fd)) != 0)
         *step = "fi_control(FI_GETWAIT)";
     if (rc != 0)
         return rc;
