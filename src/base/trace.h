@@ -74,16 +74,27 @@ static inline void trace_word(int type, const void *word, uint32_t value)
 
 /* A store to a word that a waiter on another core may see at once: its
  * time is taken before it (trace_store_time), so that the store comes
- * before what the waiter records; it is recorded after (trace_store). */
+ * before what the waiter records; it is recorded after (trace_store). The
+ * _if forms take trace_on as read earlier by the caller. */
+static inline uint64_t trace_store_time_if(int tracing)
+{
+    return tracing ? trace_clock() : 0;
+}
+
 static inline uint64_t trace_store_time(void)
 {
-    return __builtin_expect(trace_on, 0) ? trace_clock() : 0;
+    return trace_store_time_if(__builtin_expect(trace_on, 0));
+}
+
+static inline void trace_store_if(int tracing, uint64_t t, const void *word, uint32_t value)
+{
+    if (tracing)
+        trace_record_at(t, TRACE_STORE, 0, -1, value, 0, (uint64_t)(uintptr_t)word);
 }
 
 static inline void trace_store(uint64_t t, const void *word, uint32_t value)
 {
-    if (__builtin_expect(trace_on, 0))
-        trace_record_at(t, TRACE_STORE, 0, -1, value, 0, (uint64_t)(uintptr_t)word);
+    trace_store_if(__builtin_expect(trace_on, 0), t, word, value);
 }
 
 #endif

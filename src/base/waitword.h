@@ -40,10 +40,9 @@ static inline void waitword_wake(waitword_t *ww)
  * MPI_Barrier, 0.12 -> 0.16 us). */
 static inline uint32_t waitword_add_traced(waitword_t *ww, uint32_t n, int tracing)
 {
-    uint64_t t = tracing ? trace_clock() : 0;
+    uint64_t t = trace_store_time_if(tracing);
     uint32_t old = atom_fetch_add_seq_cst(&ww->value, n);
-    if (tracing)
-        trace_record_at(t, TRACE_STORE, 0, -1, old + n, 0, (uint64_t)(uintptr_t)ww);
+    trace_store_if(tracing, t, ww, old + n);
     waitword_wake(ww);
     return old;
 }
