@@ -407,7 +407,9 @@ ARMCI_ALIAS(ARMCI_NbAcc)
     int PARMCI_NbPutValue##Name(T src, void *dst, int proc, armci_hdl_t *nb_handle)  \
     {                                                                                \
         ARMCI_ENTRY();                                                               \
-        return PARMCI_NbPut(&src, dst, sizeof src, proc, nb_handle);                 \
+        /* src is this call's own copy, gone when it returns: the put must be   \
+         * done with it first, as a blocking put is (its data sent or copied). */ \
+        return armci_mark(nb_handle, reach_put(&src, dst, sizeof src, proc), proc);  \
     }                                                                                \
     ARMCI_ALIAS(ARMCI_NbPutValue##Name)                                              \
     T PARMCI_GetValue##Name(void *src, int proc)                                     \

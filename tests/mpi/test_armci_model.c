@@ -1,6 +1,7 @@
 /* ARMCI's data calls against a sequential model. Every rank issues random
  * puts, gets and accumulates (contiguous; strided of 0 to 3 levels with
- * byte strides of any alignment; vector, adjacent pairs included), blocking
+ * byte strides of any alignment; vector, adjacent pairs included; puts of
+ * one int, long, float or double by value, at any alignment), blocking
  * and non-blocking on explicit, implicit (NULL) and aggregate handles, to
  * random targets, without fences, each rank into its own region of every
  * target. ARMCI applies one origin's operations to one location in issue
@@ -11,8 +12,12 @@
  * path, for every type. Accumulate sources are small integers and scales
  * integers or halves, so float sums are exact; where other calls left
  * other bytes, the model computes as the kernels do (d + s * v in the
- * type), and only the target can be an infinity or a NaN.
- *   test_armci_model [--seed S] [--ops N]
+ * type), and only the target can be an infinity or a NaN. Bursts among
+ * them put a run of thousands of elements to one target as Global Arrays
+ * does, all on one handle (aggregate, reused after each wait, or
+ * implicit): hundreds of value puts, a vector, strided and contiguous
+ * pieces, a wait, then gets of it all in the same pieces.
+ *   test_armci_model [--seed S] [--ops N] [--bursts B]
  * The seed is printed; a failure names the operation, the byte and the
  * value the model expected. */
 #include "mpi_check.h"
@@ -26,7 +31,9 @@
 #define ARENA (1024 * 1024)      /* local buffers until everything completes */
 #define OP_ROOM (8 * EXT_MAX)    /* arena an operation may take */
 #define PENDING 12               /* operations not yet completed */
-#define VEC_MAX 20               /* pairs of a vector operation (over 16, libarmci allocates) */
+#define VEC_RAND 20              /* pairs of a random vector operation (over 16, libarmci allocates) */
+#define VEC_MAX 64               /* pairs of any vector operation */
+#define BURST_MAX 6400           /* elements a burst writes and reads back */
 #define REPORT_MAX 5             /* mismatches printed per rank */
 
 enum dir { PUT, GET, ACC };
@@ -57,6 +64,7 @@ static const double scales[][2] = {{1, 0},  {2, 0},  {-1, 0},   {3, 0},
  * descriptor d has npair[d] pairs of bytes[d] bytes. */
 typedef struct op {
     int dir, shape, form, target, type;
+    int value;    /* a put of one element by ARMCI_PutValue* or ARMCI_NbPutValue* */
     double scale[2];
     char scale_bytes[16];
     char *local;
@@ -282,8 +290,10 @@ static void describe(const op_t *o)
                                             "aggregate handle"};
     char *s = oplog[nops];
     size_t n = sizeof oplog[0];
-    int k = snprintf(s, n, "ARMCI_%s%s to rank %d (%s)", o->form == BLOCKING ? "" : "Nb",
-                     name[o->shape][o->dir], o->target, form_name[o->form]);
+    int k = snprintf(s, n, "ARMCI_%s%s%s to rank %d (%s)", o->form == BLOCKING ? "" : "Nb",
+                     name[o->shape][o->dir], o->value ? "Value" : "", o->target, form_name[o->form]);
+    if (o->value)
+        k += snprintf(s + k, n - (size_t)k, ", %s", types[o->type].name);
     if (o->dir == ACC && (o->type == T_CPL || o->type == T_DCP))
         k += snprintf(s + k, n - (size_t)k, ", %s scale %g%+gi", types[o->type].name, o->scale[0],
                       o->scale[1]);
@@ -327,12 +337,35 @@ static int issue_vector(const op_t *o, armci_hdl_t *h)
                          : ARMCI_NbAccV(code, scale, g, o->ndesc, t, h);
 }
 
+/* The element at o->local, passed by value: it lives in the call's own
+ * argument, which is gone when the call returns. */
+#define PUT_VALUE(T, Name)                                                           \
+    do {                                                                             \
+        T v;                                                                         \
+        memcpy(&v, o->local, sizeof v);                                              \
+        return o->form == BLOCKING ? ARMCI_PutValue##Name(v, dst, o->target)         \
+                                   : ARMCI_NbPutValue##Name(v, dst, o->target, h);   \
+    } while (0)
+
+static int issue_value(const op_t *o, armci_hdl_t *h)
+{
+    void *dst = region(o->target) + o->roff;
+    switch (o->type) {
+    case T_INT: PUT_VALUE(int, Int);
+    case T_LNG: PUT_VALUE(long, Long);
+    case T_FLT: PUT_VALUE(float, Float);
+    default: PUT_VALUE(double, Double);
+    }
+}
+
 static int issue_contig(const op_t *o, armci_hdl_t *h)
 {
     int t = o->target, get = o->dir == GET, n = o->count[0];
     char *remote = region(t) + o->roff;
     void *src = get ? remote : o->local, *dst = get ? o->local : remote;
     void *scale = (void *)o->scale_bytes;
+    if (o->value)
+        return issue_value(o, h);
     if (o->form == BLOCKING)
         return o->dir == PUT ? ARMCI_Put(src, dst, n, t)
              : get           ? ARMCI_Get(src, dst, n, t)
@@ -358,17 +391,12 @@ static int issue_strided(op_t *o, armci_hdl_t *h)
                          : ARMCI_NbAccS(code, scale, src, ss, dst, ds, o->count, L, t, h);
 }
 
-/* Issues o through ARMCI and applies it to the model, in issue order; a
- * non-blocking one stays pending until it is completed. */
-static void issue(op_t *o)
+/* Issues o through ARMCI on handle h and applies it to the model, in
+ * issue order; p records it (a failed one is settled at once). */
+static int issue_on(op_t *o, armci_hdl_t *h, pending_t *p)
 {
-    if (o->dir != GET)
-        complete_gets(o->target);
-    pending_t now, *p = o->form == BLOCKING ? &now : free_slot();
     *p = (pending_t){.used = 1, .form = o->form, .target = o->target, .op = nops, .want = o->want,
                      .from = o->from, .len = o->lext, .got = o->dir == GET ? o->local : NULL};
-    ARMCI_INIT_HANDLE(&p->h);
-    armci_hdl_t *h = o->form == HANDLE ? &p->h : o->form == AGGREGATE ? &agg : NULL;
     describe(o);
     int st = o->shape == VECTOR ? issue_vector(o, h)
            : o->shape == CONTIG ? issue_contig(o, h)
@@ -378,13 +406,26 @@ static void issue(op_t *o)
     } else {
         check_failures++;
         p->got = NULL;
+        settle(p);
         if (reports++ < REPORT_MAX)
             fprintf(stderr, "test_armci_model: rank %d, seed %llu: op #%d %s returned %d\n", me,
                     seed, nops, oplog[nops], st);
     }
-    if (p == &now || st != 0)
-        settle(p);
     nops++;
+    return st;
+}
+
+/* Issues o; a non-blocking one stays pending until it is completed. */
+static void issue(op_t *o)
+{
+    if (o->dir != GET)
+        complete_gets(o->target);
+    pending_t now, *p = o->form == BLOCKING ? &now : free_slot();
+    armci_hdl_t *h = o->form == HANDLE ? &p->h : o->form == AGGREGATE ? &agg : NULL;
+    if (h == &p->h)
+        ARMCI_INIT_HANDLE(h);
+    if (issue_on(o, h, p) == 0 && p == &now)
+        settle(p);
 }
 
 /* ---- building operations -------------------------------------------------------- */
@@ -519,11 +560,11 @@ static void build_vector(op_t *o)
 {
     size_t unit = o->dir == ACC ? types[o->type].size : 1;
     int single = rnd(4) == 0;   /* descriptors of one pair of one element */
-    o->ndesc = single ? 1 + (int)rnd(VEC_MAX) : 1 + (int)rnd(4);
+    o->ndesc = single ? 1 + (int)rnd(VEC_RAND) : 1 + (int)rnd(4);
     int adjacent = single || rnd(2), pairs = 0;
-    size_t rext = 0, lext = 0, rpos[VEC_MAX], lpos[VEC_MAX];
+    size_t rext = 0, lext = 0, rpos[VEC_RAND], lpos[VEC_RAND];
     for (int d = 0; d < o->ndesc; d++) {
-        o->npair[d] = single ? 1 : 1 + (int)rnd((unsigned)(VEC_MAX - pairs - (o->ndesc - d - 1)));
+        o->npair[d] = single ? 1 : 1 + (int)rnd((unsigned)(VEC_RAND - pairs - (o->ndesc - d - 1)));
         o->bytes[d] = (int)(unit * (single ? 1 : 1 + rnd(unit == 1 ? 40 : 4)));
         for (int j = 0; j < o->npair[d]; j++, pairs++) {
             rpos[pairs] = rext;
@@ -562,10 +603,16 @@ static void random_op(void)
     if (o.dir == ACC)
         random_scale(&o);
     o.levels = o.shape == STRIDED ? (int)rnd(4) : 0;
-    if (o.shape == VECTOR)
+    if (o.dir == PUT && o.shape == CONTIG && o.type <= T_DBL && rnd(3) == 0) {
+        size_t es = types[o.type].size;
+        o.value = 1, o.count[0] = (int)es, o.roff = place(es, 1);
+        o.local = take_local(es);
+        fill_values(o.type, o.local, 1);
+    } else if (o.shape == VECTOR) {
         build_vector(&o);
-    else
+    } else {
         build_strided(&o);
+    }
     issue(&o);
 }
 
@@ -634,6 +681,96 @@ static void directed(int type, int shape, int target)
         fill_local(&g, ext);
     }
     issue(&g);
+}
+
+/* ---- bursts --------------------------------------------------------------------- */
+
+#define CHUNK 20   /* elements of a burst's vector pair, strided and contiguous pieces */
+
+static armci_hdl_t burst_h;   /* an aggregate handle of the bursts', reused after each wait */
+
+/* Issues piece after piece of a run of n elements of type from the first
+ * byte of target t's region, in direction dir, as a Global Arrays program
+ * writes a row: nval single elements (value puts, or 1-element gets), one vector of
+ * up to VEC_MAX pairs of CHUNK elements in 1 to 3 descriptors, nstr
+ * strided pieces of no levels, and contiguous pieces for the rest. Puts
+ * take their data from src; a get's piece is recorded in gets[*ngets]. */
+static void burst_pass(int dir, int t, int type, size_t n, size_t nval, size_t nstr, armci_hdl_t *h,
+                       const char *src, pending_t *gets, int *ngets)
+{
+    size_t es = types[type].size, chunk = CHUNK * es;
+    int form = h == NULL ? IMPLICIT : AGGREGATE, vector = 1;
+    for (size_t k = 0; k < n;) {
+        op_t o = {.dir = dir, .shape = CONTIG, .form = form, .target = t, .type = type, .roff = k * es};
+        size_t left = (n - k) * es, pairs = left / chunk < VEC_MAX ? left / chunk : VEC_MAX;
+        if (k < nval) {
+            o.value = dir == PUT;
+            o.form = o.value && rnd(16) == 0 ? BLOCKING : form;
+            o.count[0] = (int)es;
+        } else if (vector && pairs > 0) {
+            vector = 0;
+            o.shape = VECTOR;
+            o.ndesc = 1 + (int)rnd(pairs < 3 ? (unsigned)pairs : 3);
+            for (int d = 0; d < o.ndesc; d++) {
+                o.npair[d] = (int)(pairs / (size_t)o.ndesc + (d == 0 ? pairs % (size_t)o.ndesc : 0));
+                o.bytes[d] = (int)chunk;
+            }
+            o.count[0] = (int)(pairs * chunk);
+        } else {
+            o.shape = nstr > 0 ? STRIDED : CONTIG;
+            nstr -= nstr > 0;
+            o.count[0] = (int)(left < chunk ? left : chunk);
+        }
+        o.local = dir == PUT ? (char *)src + k * es : take_local((size_t)o.count[0]);
+        for (size_t p = 0; o.shape == VECTOR && p < pairs; p++) {
+            o.vroff[p] = o.roff + p * chunk;
+            o.vlocal[p] = o.local + p * chunk;
+        }
+        if (dir == GET)
+            fill_local(&o, (size_t)o.count[0]);
+        pending_t now, *p = dir == GET ? &gets[(*ngets)++] : &now;
+        issue_on(&o, o.form == BLOCKING ? NULL : h, p);
+        k += (size_t)o.count[0] / es;
+    }
+}
+
+/* Completes a burst's handle (an implicit one's target) and checks its gets. */
+static void burst_wait(armci_hdl_t *h, int t, pending_t *gets, int ngets)
+{
+    CHECK_EQ_LL(h ? ARMCI_Wait(h) : ARMCI_WaitProc(t), 0);
+    for (int i = 0; i < ngets; i++)
+        if (gets[i].used)
+            settle(&gets[i]);
+}
+
+/* A burst: to one target, hundreds to thousands of operations in flight
+ * on one handle (the aggregate one the random operations share, the
+ * bursts' own, or none), writing a run of up to BURST_MAX elements of one
+ * type with consecutive values; the handle waited on, then the run read
+ * back in the same pieces on the same handle. */
+static void burst(void)
+{
+    int t = (int)rnd((unsigned)np), type = (int)rnd(T_DBL + 1), which = (int)rnd(3);
+    armci_hdl_t *h = which == 0 ? &agg : which == 1 ? &burst_h : NULL;
+    size_t es = types[type].size, n = part / es < BURST_MAX ? part / es : BURST_MAX;
+    size_t nval = n / 6 + rnd((unsigned)(n / 6)), nstr = 10 + rnd(50);
+    size_t pieces = nval + n / CHUNK + 1;
+    if (arena_used + 8 * n * es + pieces * (sizeof(pending_t) + 80) > ARENA) {
+        complete_all();
+        arena_used = 0;
+    }
+    complete_gets(t);
+    char *src = take_local(n * es);
+    for (size_t k = 0; k < n; k++) {
+        double v[2] = {(double)(1 + k + (size_t)me * BURST_MAX), 0};
+        to_type(type, v, src + k * es);
+    }
+    pending_t *gets = take(sizeof *gets * pieces);
+    int ngets = 0;
+    burst_pass(PUT, t, type, n, nval, nstr, h, src, gets, &ngets);
+    burst_wait(h, t, gets, ngets);
+    burst_pass(GET, t, type, n, nval, nstr, h, src, gets, &ngets);
+    burst_wait(h, t, gets, ngets);
 }
 
 /* Room in the arena for the next operation; when there is none, every
@@ -707,18 +844,20 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     seed = (unsigned long long)time(NULL);
-    int random_ops = 4000;
+    int random_ops = 4000, bursts = 6;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--seed") == 0)
             seed = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--ops") == 0)
             random_ops = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--bursts") == 0)
+            bursts = atoi(argv[i + 1]);
     }
     MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
     rng = seed * 0x9E3779B97F4A7C15ULL + 2 * (unsigned long long)me + 1;
     if (me == 0)
-        printf("test_armci_model: %d ranks, seed %llu, %d random operations per rank\n", np, seed,
-               random_ops);
+        printf("test_armci_model: %d ranks, seed %llu, %d random operations and %d bursts per "
+               "rank\n", np, seed, random_ops, bursts);
 
     bases = malloc(sizeof(void *) * (size_t)np);
     CHECK_EQ_LL(ARMCI_Malloc(bases, SEG), 0);
@@ -726,11 +865,15 @@ int main(int argc, char **argv)
     part = (SEG / (size_t)np) & ~(size_t)63;
     model = calloc((size_t)np, part);
     last = calloc((size_t)np * part, sizeof(int));
-    oplog = calloc((size_t)(1 + NTYPES * 3 * 5 + random_ops), sizeof *oplog);
+    size_t burst_ops = 2 * (BURST_MAX / 3 + BURST_MAX / CHUNK + 2);
+    oplog = calloc(1 + NTYPES * 3 * 5 + (size_t)random_ops + (size_t)bursts * burst_ops,
+                   sizeof *oplog);
     strcpy(oplog[0], "(none: the region's initial zeros)");
     arena = malloc(ARENA);
     ARMCI_INIT_HANDLE(&agg);
     ARMCI_SET_AGGREGATE_HANDLE(&agg);
+    ARMCI_INIT_HANDLE(&burst_h);
+    ARMCI_SET_AGGREGATE_HANDLE(&burst_h);
     ARMCI_Barrier();
 
     for (int type = 0; type < NTYPES; type++)
@@ -739,7 +882,11 @@ int main(int argc, char **argv)
             directed(type, shape, (int)rnd((unsigned)np));
             progress();
         }
-    for (int i = 0; i < random_ops; i++) {
+    for (int i = 0, b = 0; i < random_ops || b < bursts; i++) {
+        for (; b < bursts && (long)b * random_ops <= (long)i * bursts; b++)
+            burst();
+        if (i >= random_ops)
+            continue;
         make_room();
         random_op();
         progress();
@@ -750,8 +897,8 @@ int main(int argc, char **argv)
     compare_regions();
 
     if (check_failures)
-        fprintf(stderr, "test_armci_model: rank %d failed; rerun with --seed %llu --ops %d\n", me,
-                seed, random_ops);
+        fprintf(stderr, "test_armci_model: rank %d failed; rerun with --seed %llu --ops %d --bursts "
+                "%d\n", me, seed, random_ops, bursts);
     ARMCI_Barrier();
     CHECK_EQ_LL(ARMCI_Free(bases[me]), 0);
     free(bases);
