@@ -66,10 +66,13 @@ int PARMCI_Init_args(int *argc, char ***argv)
 }
 ARMCI_ALIAS(ARMCI_Init_args)
 
+/* Nonzero once started, 0 if not: Global Arrays' convention (its
+ * GA_Initialize_comm goes on only if this returns nonzero), where
+ * ARMCI-MPI returns 0 on success. */
 int PARMCI_Init_mpi_comm(MPI_Comm comm)
 {
     ARMCI_ENTRY();
-    return reach_init_comm(comm);
+    return reach_init_comm(comm) == REACH_SUCCESS;
 }
 ARMCI_ALIAS(ARMCI_Init_mpi_comm)
 
