@@ -256,6 +256,50 @@ REACH_API int reach_barrier_group(reach_group_t *group);
 /* Completes this process's operations to every member. */
 REACH_API int reach_fence_group(reach_group_t *group);
 
+/* ---- collectives -------------------------------------------------------- */
+
+/* The members of a group a collective spans: all of them, those on this
+ * process's node, or the first member on each node. */
+typedef enum reach_scope {
+    REACH_SCOPE_ALL = 0,
+    REACH_SCOPE_NODE,
+    REACH_SCOPE_MASTERS
+} reach_scope_t;
+
+/* Reductions: sum, product, maximum, minimum of every type; bitwise and
+ * logical and/or of the integer types (logical ones give 0 or 1). */
+typedef enum reach_reduce_op {
+    REACH_REDUCE_SUM = 0,
+    REACH_REDUCE_PROD,
+    REACH_REDUCE_MAX,
+    REACH_REDUCE_MIN,
+    REACH_REDUCE_BAND,
+    REACH_REDUCE_BOR,
+    REACH_REDUCE_LAND,
+    REACH_REDUCE_LOR,
+    REACH_REDUCE_COUNT
+} reach_reduce_op_t;
+
+/* Collective over the scope of group (NULL: the world), on reach's own
+ * signals: shared memory on a node, the network between nodes, waits that
+ * sleep. A process outside the scope (not a node's first member, for
+ * REACH_SCOPE_MASTERS) returns at once. Every member passes the same
+ * arguments but buf. */
+/* A barrier that completes no transfer (reach_barrier_group does). */
+REACH_API int reach_sync_group(reach_group_t *group, reach_scope_t scope);
+/* Every member's count elements of type at buf combined by op; the result
+ * replaces buf on every member (allreduce) or on the scope's first member
+ * only (reduce: the others' buf is unchanged). Types REACH_INT to
+ * REACH_DOUBLE. */
+REACH_API int reach_allreduce(reach_group_t *group, reach_scope_t scope, void *buf, size_t count,
+                              reach_type_t type, reach_reduce_op_t op);
+REACH_API int reach_reduce(reach_group_t *group, reach_scope_t scope, void *buf, size_t count,
+                           reach_type_t type, reach_reduce_op_t op);
+/* root's bytes at buf, copied into every member's buf; root is a rank of
+ * the whole job, and a member of the scope. */
+REACH_API int reach_bcast(reach_group_t *group, reach_scope_t scope, void *buf, size_t bytes,
+                          int root);
+
 /* ---- mutexes ------------------------------------------------------------ */
 
 /* Mutexes: a collective set where each rank hosts its own number of

@@ -84,6 +84,7 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
         counter_register();
         mcs_register();
         window_register();
+        coll_register();
         handlers_registered = 1;
     }
     wait_forget_lost();
@@ -145,6 +146,7 @@ int reach_finalize(void)
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_finalize", "reach is not initialized");
     /* Nobody unmaps while a peer may still be working on its memory. */
+    coll_finalize();
     sync_barrier();
     wait_stop_checks();
     if (rt.cfg.stats)

@@ -1,6 +1,10 @@
-/* The ARMCI message layer over MPI. Before ARMCI_Init it works on a private
- * duplicate of MPI_COMM_WORLD (scope ALL only); after, on the communicators
- * of reach's groups. */
+/* The ARMCI message layer. After ARMCI_Init, the collectives Global Arrays
+ * calls in its loops (barrier, broadcast, reductions) are reach's own
+ * (reach_sync_group, reach_bcast, reach_allreduce, reach_reduce: shared
+ * memory on a node, the network between nodes, waits that sleep); point to
+ * point messages, selection, address exchange and everything before
+ * ARMCI_Init are MPI's, on the communicators of reach's groups or, before,
+ * a private duplicate of MPI_COMM_WORLD (scope ALL only). */
 #include "armci_internal.h"
 
 #include <math.h>
@@ -135,10 +139,19 @@ double armci_timer(void)
     return MPI_Wtime();
 }
 
+/* A barrier of the scope: reach's (no fence: ARMCI_Barrier has one). */
+static void msg_barrier(ARMCI_Group *group)
+{
+    if (reach_initialized())
+        armci_check(reach_sync_group(msg_group(group), REACH_SCOPE_ALL));
+    else
+        MPI_Barrier(msg_comm(SCOPE_ALL, group));
+}
+
 void parmci_msg_barrier(void)
 {
     ARMCI_ENTRY();
-    MPI_Barrier(msg_comm(SCOPE_ALL, NULL));
+    msg_barrier(NULL);
 }
 extern __typeof__(parmci_msg_barrier) armci_msg_barrier
     __attribute__((weak, alias("parmci_msg_barrier")));
@@ -146,7 +159,7 @@ extern __typeof__(parmci_msg_barrier) armci_msg_barrier
 void parmci_msg_group_barrier(ARMCI_Group *group)
 {
     ARMCI_ENTRY();
-    MPI_Barrier(msg_comm(SCOPE_ALL, group));
+    msg_barrier(group);
 }
 extern __typeof__(parmci_msg_group_barrier) armci_msg_group_barrier
     __attribute__((weak, alias("parmci_msg_group_barrier")));
@@ -180,13 +193,25 @@ int armci_msg_rcvany(int tag, void *buffer, int buflen, int *msglen)
 
 /* ---- broadcast ------------------------------------------------------------- */
 
+static reach_scope_t msg_scope(int scope)
+{
+    return scope == SCOPE_NODE ? REACH_SCOPE_NODE
+         : scope == SCOPE_MASTERS ? REACH_SCOPE_MASTERS
+                                  : REACH_SCOPE_ALL;
+}
+
 static void msg_bcast(int scope, void *buf, int len, int root, ARMCI_Group *group)
 {
     if (buf == NULL && len > 0)
         msg_die("the buffer is NULL");
+    if (len < 0)
+        msg_die("length %d is negative", len);
+    if (reach_initialized()) {
+        armci_check(reach_bcast(msg_group(group), msg_scope(scope), buf, (size_t)len, root));
+        return;
+    }
     MPI_Comm comm = msg_comm(scope, group);
-    if (comm != MPI_COMM_NULL)
-        MPI_Bcast(buf, len, MPI_BYTE, msg_root(root, comm), comm);
+    MPI_Bcast(buf, len, MPI_BYTE, msg_root(root, comm), comm);
 }
 
 void armci_msg_bcast(void *buffer, int len, int root)
@@ -232,6 +257,8 @@ void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_npro
 }
 
 /* ---- reductions -------------------------------------------------------------- */
+
+_Static_assert(sizeof(long long) == sizeof(long), "ARMCI_LONG_LONG reduces as reach's long");
 
 static MPI_Datatype msg_type(int type)
 {
@@ -323,6 +350,24 @@ static void msg_reduce(int scope, void *x, int n, const char *op, int type, int 
     int truth = mop == MPI_LAND || mop == MPI_LOR;
     if (truth || strncmp(op, "abs", 3) == 0)
         msg_unary(x, n, type, truth);
+    if (reach_initialized()) {
+        reach_reduce_op_t rop = mop == MPI_SUM    ? REACH_REDUCE_SUM
+                              : mop == MPI_PROD   ? REACH_REDUCE_PROD
+                              : mop == MPI_MAX    ? REACH_REDUCE_MAX
+                              : mop == MPI_MIN    ? REACH_REDUCE_MIN
+                              : mop == MPI_LAND   ? REACH_REDUCE_LAND
+                              : mop == MPI_LOR    ? REACH_REDUCE_LOR
+                              : mop == MPI_BAND   ? REACH_REDUCE_BAND
+                                                  : REACH_REDUCE_BOR;
+        reach_type_t t = type == ARMCI_INT     ? REACH_INT
+                       : type == ARMCI_FLOAT   ? REACH_FLOAT
+                       : type == ARMCI_DOUBLE  ? REACH_DOUBLE
+                                               : REACH_LONG;   /* long, long long */
+        reach_group_t *g = msg_group(group);
+        armci_check(to_first ? reach_reduce(g, msg_scope(scope), x, (size_t)n, t, rop)
+                             : reach_allreduce(g, msg_scope(scope), x, (size_t)n, t, rop));
+        return;
+    }
     int me;
     MPI_Comm_rank(comm, &me);
     if (!to_first)

@@ -11,6 +11,14 @@
 
 reach_group_t group_world;
 static handle_pool_t group_pool;
+static int (*group_made)(reach_group_t *);
+static void (*group_freeing)(reach_group_t *);
+
+void group_on_make(int (*made)(reach_group_t *), void (*freeing)(reach_group_t *))
+{
+    group_made = made;
+    group_freeing = freeing;
+}
 
 /* Fills g from its communicator: member ranks, node and masters splits. */
 static int group_build(reach_group_t *g, MPI_Comm comm)
@@ -47,7 +55,8 @@ static void group_release(reach_group_t *g)
 
 int group_init_world(void)
 {
-    return group_build(&group_world, rt.comm);
+    int st = group_build(&group_world, rt.comm);
+    return st == REACH_SUCCESS && group_made ? group_made(&group_world) : st;
 }
 
 void group_finalize_world(void)
@@ -93,6 +102,12 @@ static int group_adopt(MPI_Comm comm, reach_group_t **out)
     if (!g)
         rt_oom("group", sizeof *g);
     group_build(g, comm);
+    int st = group_made ? group_made(g) : REACH_SUCCESS;
+    if (st != REACH_SUCCESS) {
+        group_release(g);
+        handle_retire(&group_pool, g);
+        return st;
+    }
     *out = g;
     return REACH_SUCCESS;
 }
@@ -164,6 +179,8 @@ int reach_group_free(reach_group_t *g)
         st = rt_error(REACH_ERR_ARG, call, "the world group cannot be freed");
     if (st != REACH_SUCCESS)
         return st;
+    if (group_freeing)
+        group_freeing(g);
     group_release(g);
     handle_retire(&group_pool, g);
     return REACH_SUCCESS;

@@ -10,7 +10,13 @@ struct reach_group {
     MPI_Comm masters_comm;  /* the first member on each node; NULL elsewhere */
     int rank, size;
     int *world;             /* member number -> job-wide rank */
+    struct group_coll *coll;   /* its collectives (sync/coll.c) */
 };
+
+/* What the sync layer does when a group is made (collective over it; an
+ * error fails the creation) and before one is freed: registered at
+ * start-up, since core cannot call up. */
+void group_on_make(int (*made)(reach_group_t *), void (*freeing)(reach_group_t *)) REACH_HIDDEN;
 
 /* Builds the world group over rt.comm (reach_init). */
 int group_init_world(void) REACH_HIDDEN;

@@ -285,9 +285,14 @@ static void bx_tree(void)
         bx_signal(c, ARENA_TREE_RELEASE_OFF, 1);
 }
 
-void sync_barrier(void)
+/* The barrier of every rank, as REACH_BARRIER chooses; with fence, every
+ * write issued before it is complete everywhere after it (the combined
+ * algorithm counts writes instead of fencing them), without, only this
+ * process's stores are ordered before it. */
+static void bx_run(int fence)
 {
-    rma_flush_local_all();   /* non-blocking transfers: complete at the barrier */
+    if (fence)
+        rma_flush_local_all();   /* non-blocking transfers: complete at the barrier */
     atom_fence_seq_cst();
     rt_order_release();
     wait_for(WAIT_BARRIER, -1, 0, 0);
@@ -298,24 +303,38 @@ void sync_barrier(void)
     } else {
         switch (rt.cfg.barrier) {
         case BARRIER_COMBINED:
-            am_wait_completed(bx_exchange());
+            if (fence)
+                am_wait_completed(bx_exchange());
             bx_hierarchical();
             break;
         case BARRIER_TREE:
-            am_flush_all();
+            if (fence)
+                am_flush_all();
             bx_tree();
             break;
         case BARRIER_COUNTER:
-            am_flush_all();
+            if (fence)
+                am_flush_all();
             bx.counter_rounds++;
             ctr_add_wait(&bx.counter, 1, bx.counter_rounds * rt.size);
             break;
         default:
-            am_flush_all();
+            if (fence)
+                am_flush_all();
             bx_hierarchical();
             break;
         }
     }
     wait_done();
     rma_count(REACH_OP_BARRIER, rt.rank, 0);
+}
+
+void sync_barrier(void)
+{
+    bx_run(1);
+}
+
+void sync_barrier_only(void)
+{
+    bx_run(0);
 }

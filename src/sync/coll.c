@@ -1,0 +1,509 @@
+/* Collectives of a group's members on reach's own signals: a barrier,
+ * reductions and a broadcast, over all members, those of one node, or the
+ * first member of each node. Every message is rma_signal: a copy into the
+ * receiver's slot and an add to its waitword, which on a node are stores
+ * and a futex wake, and to another node one message that the waiting
+ * receiver takes itself. Waits sleep, so that more processes than cores
+ * cost no more than the signals they wait for.
+ *
+ * The barrier is a dissemination barrier (ceil(log2 n) rounds of one
+ * signal); the world's is reach_barrier's without its fence. Reductions
+ * and broadcasts run on a binomial tree rooted at the scope's first
+ * member: member r > 0 has its parent at r - lowbit(r) and its children
+ * at r + 2^k for 2^k < lowbit(r). A reduction climbs the tree (a member
+ * combines its children's parts, child r + 2^k's arriving in up slot k,
+ * and sends the result to its parent); an allreduce then comes back down
+ * (the down slot). A broadcast from member b climbs from b to the root
+ * along b's ancestors, then comes down to every other member. Data goes
+ * in chunks of one slot.
+ *
+ * A slot is refilled only once its receiver has read it: the receiver
+ * acknowledges every message (one signal on the sender's ack word of that
+ * link), and a sender waits for the acknowledgements of all it sent over a
+ * link before it sends on it again. Links are the fixed tree's, so each
+ * slot has one sender; the acknowledgement is off the critical path. */
+#include "core/group.h"
+#include "core/mem.h"
+#include "core/rma.h"
+#include "base/wait.h"
+#include "sync/sync.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define COLL_SLOT ((size_t)16 << 10)   /* bytes of one chunk */
+#define COLL_ROUNDS 31                 /* ceil(log2 n) of any int n */
+
+/* An area's waitwords, in this order: W_BARRIER, W_UP and W_ACK_CHILD
+ * have one per round, W_DOWN and W_ACK_PARENT one. */
+enum { W_BARRIER, W_UP, W_ACK_CHILD, W_DOWN, W_ACK_PARENT };
+
+typedef struct coll {
+    int n, me, steps;    /* members (0: not one), this process's number, ceil(log2 n) */
+    int rounds;          /* of the area's layout: ceil(log2 n) of the whole group */
+    int *rank;           /* member -> rank of the job */
+    uintptr_t *area;     /* member -> its area, in its own addresses */
+    char *mine;          /* this process's area */
+    size_t words;        /* bytes of an area's waitwords (its slots follow) */
+    uint32_t barriers;                          /* barriers so far */
+    uint32_t got_up[COLL_ROUNDS], got_down;     /* messages taken, by slot */
+    uint32_t sent_down[COLL_ROUNDS], sent_up;   /* messages sent, by link */
+    char *acc;           /* a reduction's partial result, one chunk */
+} coll_t;
+
+/* A group's collectives, one per scope, in one collective allocation
+ * (NODE is ALL where the group lies on one node). */
+struct group_coll {
+    coll_t own[3], *scope[3];
+    void *block;   /* this process's block */
+    struct group_coll *next;
+};
+static struct group_coll *colls;   /* every live group's, freed at finalize */
+
+/* ---- layout ---------------------------------------------------------------------- */
+
+static size_t coll_word(int rounds, int which, int k)
+{
+    static const int per_round[] = {1, 1, 1, 0, 0};
+    size_t at = 0;
+    for (int w = 0; w < which; w++)
+        at += per_round[w] ? (size_t)rounds : 1;
+    return (at + (size_t)k) * sizeof(waitword_t);
+}
+
+static size_t coll_area_bytes(int rounds)
+{
+    return coll_word(rounds, W_ACK_PARENT, 1) + (size_t)(rounds + 1) * COLL_SLOT;
+}
+
+static waitword_t *coll_ww(const coll_t *c, int which, int k)
+{
+    return (waitword_t *)(void *)(c->mine + coll_word(c->rounds, which, k));
+}
+
+/* Up slot k; slot `rounds` is the down slot. */
+static char *coll_slot(const coll_t *c, int k)
+{
+    return c->mine + c->words + (size_t)k * COLL_SLOT;
+}
+
+static int lowbit(int r)
+{
+    return r & -r;
+}
+
+static int log2_floor(int x)
+{
+    return 31 - __builtin_clz((unsigned)x);
+}
+
+/* The span of member r's subtree: lowbit(r), all of the tree for the root. */
+static int coll_span(const coll_t *c, int r)
+{
+    return r ? lowbit(r) : 1 << c->steps;
+}
+
+/* Whether r is b or an ancestor of b. */
+static int coll_on_path(const coll_t *c, int r, int b)
+{
+    return r == b || (r < b && b < r + coll_span(c, r));
+}
+
+/* ---- messages -------------------------------------------------------------------- */
+
+/* Waits until this process's waitword (which, k) has counted to target,
+ * which member `from` completes. */
+static void coll_wait(const coll_t *c, int which, int k, uint32_t target, int from)
+{
+    wait_now.what.rank = c->rank[from];
+    rma_wait_signal(coll_ww(c, which, k), target, c->rank[from]);
+}
+
+/* Copies bytes of src into member to's slot and adds one to its
+ * waitword (which, k). */
+static void coll_signal(const coll_t *c, int to, const void *src, size_t bytes, int slot, int which,
+                        int k)
+{
+    uintptr_t a = c->area[to];
+    rma_signal(c->rank[to], src, a + c->words + (size_t)slot * COLL_SLOT, bytes,
+               a + coll_word(c->rounds, which, k));
+}
+
+/* Sends bytes of src to the parent, into its up slot of this link. */
+static void coll_send_up(coll_t *c, const void *src, size_t bytes)
+{
+    int low = lowbit(c->me), parent = c->me - low, k = log2_floor(low);
+    coll_wait(c, W_ACK_PARENT, 0, c->sent_up, parent);
+    coll_signal(c, parent, src, bytes, k, W_UP, k);
+    c->sent_up++;
+}
+
+typedef void coll_combine_fn(void *dst, const void *src, size_t n);
+
+/* Takes child me + 2^k's message: combined into dst by op (n elements),
+ * or copied there (op NULL, bytes); then acknowledges it. */
+static void coll_take_up(coll_t *c, int k, void *dst, size_t bytes, coll_combine_fn *op, size_t n)
+{
+    int child = c->me + (1 << k);
+    coll_wait(c, W_UP, k, ++c->got_up[k], child);
+    if (op)
+        op(dst, coll_slot(c, k), n);
+    else
+        memcpy(dst, coll_slot(c, k), bytes);
+    coll_signal(c, child, NULL, 0, 0, W_ACK_PARENT, 0);
+}
+
+/* The way down from the root: every member not on b's path takes buf
+ * from its parent, and each passes it on to its children off the path. */
+static void coll_down(coll_t *c, void *buf, size_t bytes, int b)
+{
+    int me = c->me, span = coll_span(c, me);
+    if (!coll_on_path(c, me, b)) {
+        int k = log2_floor(span);
+        coll_wait(c, W_DOWN, 0, ++c->got_down, me - span);
+        memcpy(buf, coll_slot(c, c->rounds), bytes);
+        coll_signal(c, me - span, NULL, 0, 0, W_ACK_CHILD, k);
+    }
+    for (int k = log2_floor(span); k-- > 0;) {
+        int child = me + (1 << k);
+        if (child >= c->n || coll_on_path(c, child, b))
+            continue;
+        coll_wait(c, W_ACK_CHILD, k, c->sent_down[k], child);
+        coll_signal(c, child, buf, bytes, c->rounds, W_DOWN, 0);
+        c->sent_down[k]++;
+    }
+}
+
+/* ---- the collectives --------------------------------------------------------------- */
+
+static void coll_barrier(coll_t *c)
+{
+    c->barriers++;
+    for (int k = 0; k < c->steps; k++) {
+        int d = 1 << k;
+        coll_signal(c, (c->me + d) % c->n, NULL, 0, 0, W_BARRIER, k);
+        coll_wait(c, W_BARRIER, k, c->barriers, (c->me + c->n - d) % c->n);
+    }
+}
+
+/* One chunk of n elements of es bytes at x: combined up the tree, the
+ * result into x at the root, and with all, down to every member. */
+static void coll_reduce_chunk(coll_t *c, void *x, size_t n, size_t es, coll_combine_fn *op, int all)
+{
+    const void *part = x;
+    int me = c->me, span = coll_span(c, me);
+    for (int k = 0; (1 << k) < span && me + (1 << k) < c->n; k++) {
+        if (part == x)
+            part = memcpy(c->acc, x, n * es);
+        coll_take_up(c, k, c->acc, n * es, op, n);
+    }
+    if (me != 0)
+        coll_send_up(c, part, n * es);
+    else if (part != x)
+        memcpy(x, part, n * es);
+    if (all)
+        coll_down(c, x, n * es, 0);
+}
+
+/* One chunk of a broadcast from member b: up b's path to the root, then
+ * down to the others. */
+static void coll_bcast_chunk(coll_t *c, void *x, size_t bytes, int b)
+{
+    int me = c->me;
+    if (b != 0 && coll_on_path(c, me, b)) {
+        if (me != b)
+            coll_take_up(c, log2_floor(b - me), x, bytes, NULL, 0);
+        if (me != 0)
+            coll_send_up(c, x, bytes);
+    }
+    coll_down(c, x, bytes, b);
+}
+
+/* ---- combining ---------------------------------------------------------------------- */
+
+#define COLL_LOOP(T, name, expr)                                                     \
+    static void name(void *d, const void *s, size_t n)                               \
+    {                                                                                \
+        T *x = d;                                                                    \
+        const T *y = s;                                                              \
+        for (size_t i = 0; i < n; i++)                                               \
+            x[i] = (expr);                                                           \
+    }
+/* Sums and products of integers wrap, as the unsigned type's do. */
+#define COLL_ARITH(T, U, p)                                                          \
+    COLL_LOOP(T, p##_sum, (T)((U)x[i] + (U)y[i]))                                    \
+    COLL_LOOP(T, p##_prod, (T)((U)x[i] * (U)y[i]))                                   \
+    COLL_LOOP(T, p##_max, y[i] > x[i] ? y[i] : x[i])                                 \
+    COLL_LOOP(T, p##_min, y[i] < x[i] ? y[i] : x[i])
+#define COLL_BITS(T, p)                                                              \
+    COLL_LOOP(T, p##_band, x[i] & y[i])                                              \
+    COLL_LOOP(T, p##_bor, x[i] | y[i])                                               \
+    COLL_LOOP(T, p##_land, (T)(x[i] && y[i]))                                        \
+    COLL_LOOP(T, p##_lor, (T)(x[i] || y[i]))
+COLL_ARITH(int, unsigned, i)
+COLL_BITS(int, i)
+COLL_ARITH(long, unsigned long, l)
+COLL_BITS(long, l)
+COLL_ARITH(float, float, f)
+COLL_ARITH(double, double, d)
+
+#define COLL_INT_OPS(p) {p##_sum, p##_prod, p##_max, p##_min, p##_band, p##_bor, p##_land, p##_lor}
+#define COLL_REAL_OPS(p) {p##_sum, p##_prod, p##_max, p##_min}
+static coll_combine_fn *const coll_ops[REACH_DOUBLE + 1][REACH_REDUCE_COUNT] = {
+    [REACH_INT] = COLL_INT_OPS(i),
+    [REACH_LONG] = COLL_INT_OPS(l),
+    [REACH_FLOAT] = COLL_REAL_OPS(f),
+    [REACH_DOUBLE] = COLL_REAL_OPS(d),
+};
+static const size_t coll_sizes[REACH_DOUBLE + 1] = {sizeof(int), sizeof(long), sizeof(float),
+                                                    sizeof(double)};
+
+/* ---- set-up ---------------------------------------------------------------------------- */
+
+/* Scope s of g as its members' numbers in g, in g's order, into of; their
+ * count (0 if this process is outside), and this process's number. */
+static int coll_members(const reach_group_t *g, int s, int *of, int *me)
+{
+    int n = 0, my_node = rt.peers[rt.rank].node;
+    *me = -1;
+    for (int i = 0; i < g->size; i++) {
+        int node = rt.peers[g->world[i]].node, take = s != REACH_SCOPE_NODE || node == my_node;
+        for (int j = 0; s == REACH_SCOPE_MASTERS && j < i && take; j++)
+            take = rt.peers[g->world[j]].node != node;
+        if (!take)
+            continue;
+        if (i == g->rank)
+            *me = n;
+        of[n++] = i;
+    }
+    return *me < 0 ? 0 : n;
+}
+
+static int coll_rounds(int n)
+{
+    int r = 0;
+    while ((1 << r) < n)
+        r++;
+    return r;
+}
+
+/* Collective over g (at its creation): its collectives' areas, their
+ * words zeroed before any member can signal into them. */
+static int coll_make(reach_group_t *g)
+{
+    const char *call = "reach_group_create";
+    int one_node = 1;
+    for (int i = 1; i < g->size; i++)
+        one_node &= rt.peers[g->world[i]].node == rt.peers[g->world[0]].node;
+    int rounds = coll_rounds(g->size);
+    size_t area = coll_area_bytes(rounds), words = coll_word(rounds, W_ACK_PARENT, 1);
+    struct group_coll *gc = calloc(1, sizeof *gc);
+    void **bases = malloc(sizeof(void *) * (size_t)g->size);
+    int *of = malloc(sizeof(int) * (size_t)g->size);
+    if (!gc || !bases || !of)
+        rt_oom(call, sizeof(void *) * (size_t)g->size);
+    /* A group on one node needs one area: its NODE scope is ALL, and its
+     * MASTERS scope one member, which sends nothing. */
+    int st = mem_alloc_collective(call, g, area * (one_node ? 1 : 3), bases, 0);
+    for (int s = 0; st == REACH_SUCCESS && s < 3; s++) {
+        coll_t *c = gc->scope[s] = &gc->own[s];
+        if (one_node && s == REACH_SCOPE_NODE) {
+            gc->scope[s] = &gc->own[REACH_SCOPE_ALL];
+            continue;
+        }
+        size_t off = one_node ? 0 : area * (size_t)s;
+        c->n = coll_members(g, s, of, &c->me);
+        c->steps = coll_rounds(c->n);
+        c->rounds = rounds;
+        c->words = words;
+        c->mine = rma_here(rt.rank, (uintptr_t)bases[g->rank] + off);
+        memset(c->mine, 0, words);
+        c->rank = malloc(sizeof(int) * (size_t)(c->n + 1));
+        c->area = malloc(sizeof(uintptr_t) * (size_t)(c->n + 1));
+        if (!c->rank || !c->area)
+            rt_oom(call, sizeof(uintptr_t) * (size_t)c->n);
+        for (int i = 0; i < c->n; i++) {
+            c->rank[i] = g->world[of[i]];
+            c->area[i] = (uintptr_t)bases[of[i]] + off;
+        }
+    }
+    if (st == REACH_SUCCESS) {
+        gc->block = bases[g->rank];
+        gc->next = colls;
+        colls = gc;
+        g->coll = gc;
+        group_barrier(g);   /* every area zeroed before anyone signals */
+    } else {
+        free(gc);
+    }
+    free(bases);
+    free(of);
+    return st;
+}
+
+/* Waits until every message this process sent in gc's collectives has
+ * been read, and its acknowledgement is here: no signal of them is left
+ * in flight to an area that is then freed (or to a process that ends). */
+static void coll_drain(struct group_coll *gc)
+{
+    for (int s = 0; s < 3; s++) {
+        coll_t *c = &gc->own[s];
+        if (c->n == 0 || c->steps == 0)
+            continue;
+        if (c->me != 0)
+            coll_wait(c, W_ACK_PARENT, 0, c->sent_up, c->me - lowbit(c->me));
+        for (int k = 0; k < c->steps; k++)
+            if (c->me + (1 << k) < c->n && (1 << k) < coll_span(c, c->me))
+                coll_wait(c, W_ACK_CHILD, k, c->sent_down[k], c->me + (1 << k));
+    }
+}
+
+static void coll_forget(struct group_coll *gc)
+{
+    for (struct group_coll **p = &colls; *p; p = &(*p)->next)
+        if (*p == gc) {
+            *p = gc->next;
+            break;
+        }
+    for (int s = 0; s < 3; s++) {
+        free(gc->own[s].rank);
+        free(gc->own[s].area);
+        free(gc->own[s].acc);
+    }
+    free(gc);
+}
+
+/* Collective over g (at its release). */
+static void coll_release(reach_group_t *g)
+{
+    if (g->coll == NULL)
+        return;
+    coll_drain(g->coll);
+    mem_free_collective("reach_group_free", g, g->coll->block, 0);
+    coll_forget(g->coll);
+    g->coll = NULL;
+}
+
+void coll_register(void)
+{
+    group_on_make(coll_make, coll_release);
+}
+
+/* At finalize, before the last barrier (every allocation is released
+ * after it). */
+void coll_finalize(void)
+{
+    for (struct group_coll *gc = colls; gc; gc = gc->next)
+        coll_drain(gc);
+    while (colls)
+        coll_forget(colls);
+    group_world.coll = NULL;
+}
+
+/* ---- entry points ------------------------------------------------------------------------ */
+
+/* The collective of scope of group g (NULL: the world); NULL with *st an
+ * error, or with *st REACH_SUCCESS where this process is outside it. */
+static coll_t *coll_of(const char *call, reach_group_t **g, int scope, int *st)
+{
+    if (*g == NULL && rt.initialized)
+        *g = &group_world;
+    if ((*st = group_check(call, *g)) != REACH_SUCCESS)
+        return NULL;
+    if (scope < REACH_SCOPE_ALL || scope > REACH_SCOPE_MASTERS) {
+        *st = rt_error(REACH_ERR_ARG, call, "scope %d is not REACH_SCOPE_ALL, _NODE or _MASTERS",
+                       scope);
+        return NULL;
+    }
+    coll_t *c = (*g)->coll->scope[scope];
+    return c->n > 0 ? c : NULL;
+}
+
+static void coll_begin(void)
+{
+    atom_fence_seq_cst();
+    rt_order_release();
+    wait_for(WAIT_BARRIER, -1, 0, 0);
+}
+
+int reach_sync_group(reach_group_t *g, reach_scope_t scope)
+{
+    int st;
+    coll_t *c = coll_of("reach_sync_group", &g, scope, &st);
+    if (c == NULL)
+        return st;
+    if (g == &group_world && scope == REACH_SCOPE_ALL) {
+        sync_barrier_only();
+        return REACH_SUCCESS;
+    }
+    coll_begin();
+    coll_barrier(c);
+    wait_done();
+    rma_count(REACH_OP_BARRIER, rt.rank, 0);
+    return REACH_SUCCESS;
+}
+
+static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scope, void *buf,
+                          size_t count, reach_type_t type, reach_reduce_op_t op, int all)
+{
+    int st;
+    coll_t *c = coll_of(call, &g, scope, &st);
+    if (st != REACH_SUCCESS)
+        return st;
+    if (type < REACH_INT || type > REACH_DOUBLE)
+        return rt_error(REACH_ERR_TYPE, call, "type %d is not REACH_INT, _LONG, _FLOAT or _DOUBLE",
+                        (int)type);
+    if (op < 0 || op >= REACH_REDUCE_COUNT || coll_ops[type][op] == NULL)
+        return rt_error(REACH_ERR_ARG, call, "operation %d does not apply to type %d", (int)op,
+                        (int)type);
+    size_t es = coll_sizes[type];
+    if (count > SIZE_MAX / es)
+        return rt_error(REACH_ERR_ARG, call, "count %zu is too large", count);
+    if (buf == NULL && count > 0)
+        return rt_error(REACH_ERR_ARG, call, "the buffer is NULL");
+    if (c == NULL || count == 0)
+        return REACH_SUCCESS;
+    if (c->acc == NULL && !(c->acc = malloc(COLL_SLOT)))
+        rt_oom(call, COLL_SLOT);
+    coll_begin();
+    for (size_t off = 0, per = COLL_SLOT / es; off < count; off += per)
+        coll_reduce_chunk(c, (char *)buf + off * es, count - off < per ? count - off : per, es,
+                          coll_ops[type][op], all);
+    wait_done();
+    return REACH_SUCCESS;
+}
+
+int reach_allreduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count,
+                    reach_type_t type, reach_reduce_op_t op)
+{
+    return coll_reduction("reach_allreduce", g, scope, buf, count, type, op, 1);
+}
+
+int reach_reduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count,
+                 reach_type_t type, reach_reduce_op_t op)
+{
+    return coll_reduction("reach_reduce", g, scope, buf, count, type, op, 0);
+}
+
+int reach_bcast(reach_group_t *g, reach_scope_t scope, void *buf, size_t bytes, int root)
+{
+    const char *call = "reach_bcast";
+    int st;
+    coll_t *c = coll_of(call, &g, scope, &st);
+    if (st != REACH_SUCCESS)
+        return st;
+    if (buf == NULL && bytes > 0)
+        return rt_error(REACH_ERR_ARG, call, "the buffer is NULL");
+    if (c == NULL)
+        return REACH_SUCCESS;
+    int b = 0;
+    while (b < c->n && c->rank[b] != root)
+        b++;
+    if (b == c->n)
+        return rt_error(REACH_ERR_RANK, call, "root %d is not a member of the scope", root);
+    coll_begin();
+    for (size_t off = 0; off < bytes; off += COLL_SLOT)
+        coll_bcast_chunk(c, (char *)buf + off, bytes - off < COLL_SLOT ? bytes - off : COLL_SLOT, b);
+    wait_done();
+    return REACH_SUCCESS;
+}
