@@ -62,6 +62,7 @@ void scale(double *v, double factor);
 void bench_transfers(void);
 void bench_read_inc(void);
 void bench_sync(void);
+void bench_dgop(void);
 void bench_scatter_acc(void);
 void bench_dgemm(void);
 

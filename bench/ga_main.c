@@ -18,6 +18,8 @@
  *   sync            GA_Sync alone (x = 0), and GA_Sync right after every
  *                   process has put x bytes to every process (only the
  *                   GA_Sync is timed): µs per GA_Sync.
+ *   dgop            GA_Dgop (armci_msg_dgop) of x doubles, "+", by every
+ *                   process at once: µs per call.
  *   scatter_acc     NGA_Scatter_acc of x elements at random places in the
  *                   whole array, by rank 0: µs per call.
  *   dgemm           GA_Dgemm of x-by-x distributed matrices, by all: ms.
@@ -40,6 +42,9 @@
  * libarmci-mpich.a); GA_BENCH_IMPL names the ARMCI of each. Run both:
  *   mpiexec -n 2 build/ga-bench [--out DIR] [--quick] [--impl NAME]
  *   mpiexec -n 2 build/ga-bench-armci-mpi [--out DIR] [--quick]
+ * and with --network, the same through the network path: reach with every
+ * process its own node (UCX), ARMCI-MPI with MPICH's network module
+ * between its processes (MPIR_CVAR_NOLOCAL), results named IMPL-net.
  * Rank 0 prints a table and writes every sample to DIR/ga-np<N>-<impl,
  * lowercased, other than letters and digits as '-'>.json (reach-bench's
  * format), which reach-report puts in one section of DIR's report. */
@@ -70,10 +75,12 @@ extern void openblas_set_num_threads(int threads) __attribute__((weak));
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ga-bench [--impl NAME] [--out DIR] [--quick]\n"
+    fprintf(f, "usage: ga-bench [--impl NAME] [--out DIR] [--quick] [--network]\n"
                "  --impl NAME  the ARMCI library linked in, as the results name it (%s)\n"
                "  --out DIR    where to write ga-np<N>-<impl>.json (default reach-results)\n"
                "  --quick      7 samples and transfers up to 64 KiB (under 20 s)\n"
+               "  --network    every process its own node: all traffic through the network\n"
+               "               (REACH_NODE_SIZE=1, MPIR_CVAR_NOLOCAL=1); NAME gets \"-net\"\n"
                "  --help       this message\n",
             GA_BENCH_IMPL[0] ? "default " GA_BENCH_IMPL : "required");
 }
@@ -82,7 +89,16 @@ int main(int argc, char **argv)
 {
     const char *impl = GA_BENCH_IMPL[0] ? GA_BENCH_IMPL : NULL, *out = "reach-results";
     const char *bad = NULL;   /* the first argument not understood */
-    int quick = 0;
+    int quick = 0, network = 0;
+    /* The network path is chosen before MPI starts: MPICH reads its
+     * variables at MPI_Init, reach at ARMCI_Init. Both are set whichever
+     * ARMCI is linked, so that MPI takes the same path in both builds. */
+    for (int i = 1; i < argc; i++)
+        network |= strcmp(argv[i], "--network") == 0;
+    if (network && (setenv("REACH_NODE_SIZE", "1", 1) != 0 || setenv("MPIR_CVAR_NOLOCAL", "1", 1) != 0)) {
+        perror("ga-bench: setenv");
+        return 2;
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &B.me);
     MPI_Comm_size(MPI_COMM_WORLD, &B.np);
@@ -94,6 +110,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
+        } else if (strcmp(argv[i], "--network") == 0) {
+            continue;   /* taken before MPI_Init */
         } else if (strcmp(argv[i], "--impl") == 0 && i + 1 < argc && argv[i + 1][0]) {
             impl = argv[++i];
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc && argv[i + 1][0]) {
@@ -120,7 +138,11 @@ int main(int argc, char **argv)
     B.max_bytes = quick ? 65536 : CHUNK_BYTES;
     B.target = B.np > 1 ? 1 : 0;
 
-    char path[4096], slug[256];
+    char named[256], path[4096], slug[256];
+    if (network) {
+        snprintf(named, sizeof named, "%s-net", impl);
+        impl = named;
+    }
     size_t k = 0;
     for (; impl[k] && k < sizeof slug - 1; k++)
         slug[k] = isalnum((unsigned char)impl[k]) ? (char)tolower((unsigned char)impl[k]) : '-';
@@ -160,6 +182,7 @@ int main(int argc, char **argv)
     bench_transfers();
     bench_read_inc();
     bench_sync();
+    bench_dgop();
     bench_scatter_acc();
     bench_dgemm();
 

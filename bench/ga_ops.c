@@ -225,6 +225,57 @@ void bench_sync(void)
     }
 }
 
+/* ---- GA_Dgop: a sum over every process ---- */
+
+struct dgop_arg {
+    int n;       /* doubles */
+    double *x;
+};
+
+static double dgop_batch(long iters, void *p)
+{
+    const struct dgop_arg *a = p;
+    double t0 = now();
+    for (long i = 0; i < iters; i++)
+        GA_Dgop(a->x, a->n, "+");
+    return now() - t0;
+}
+
+/* GA_Dgop (GA's armci_msg_dgop) of 1, 100 and 10,000 doubles by every
+ * process at once; the sum of each process's pattern is checked once. */
+void bench_dgop(void)
+{
+    static const int counts[] = {1, 100, 10000};
+    double *x = malloc(sizeof(double) * 10000);
+    if (!x)
+        fail("out of memory");
+    for (size_t z = 0; z < sizeof counts / sizeof *counts; z++) {
+        struct dgop_arg a = {counts[z], x};
+        double v[MAX_SAMPLES];
+        for (int i = 0; i < a.n; i++)
+            x[i] = 0;   /* sums of zeros stay exact however many run */
+        sample(dgop_batch, &a, 1, v);
+        for (int i = 0; i < a.n; i++)
+            x[i] = pattern(B.me, i);
+        GA_Dgop(x, a.n, "+");
+        for (int i = 0; i < a.n; i++) {
+            double want = 0;
+            for (int r = 0; r < B.np; r++)
+                want += pattern(r, i);
+            if (x[i] != want)
+                fail("GA_Dgop of %d: element %d is %g, not %g", a.n, i, x[i], want);
+        }
+        if (B.me == 0) {
+            char label[32];
+            snprintf(label, sizeof label, "%d doubles", a.n);
+            scale(v, 1e6);
+            record("dgop", (size_t)a.n, label, "us", v);
+        }
+    }
+    free(x);
+    GA_Sync();
+}
+
 /* ---- NGA_Scatter_acc by rank 0 ---- */
 
 struct scatter_arg {

@@ -21,7 +21,11 @@ import sys
 
 ORDER = ["transfer", "strided", "sync", "ga_sync", "locks", "win_latency", "win_overlap",
          "win_receiver", "lu", "ga"]
-BASELINES = {"mpi3": "MPI-3", "ARMCI-MPI": "ARMCI-MPI"}   # what reach is compared with, by impl
+# What reach is compared with, by impl. An impl ending in NET ran through
+# the network path (reach with REACH_NODE_SIZE=1, ARMCI-MPI with MPICH's
+# MPIR_CVAR_NOLOCAL=1) and is compared only with another such.
+NET = "-net"
+BASELINES = {"mpi3": "MPI-3", "ARMCI-MPI": "ARMCI-MPI", "ARMCI-MPI" + NET: "ARMCI-MPI (network)"}
 TIMES = ("us", "ms")   # lower is better; every other unit (epochs, GB/s, %) higher
 LU_PARTS = ["lock", "get", "unlock", "barrier", "compute"]
 BUSY_LOAD = 1.5        # a load average above this many times the cores (or processes): busy
@@ -130,7 +134,15 @@ def label(series, impl):
 
 
 def impl_name(impl):
+    if impl == "reach" + NET:
+        return "reach (network)"
     return BASELINES.get(impl, impl)
+
+
+def base_of(impl, impls):
+    """The baseline among impls that reach's impl is compared with: the
+    first that took the same path."""
+    return next((b for b in impls if b in BASELINES and b.endswith(NET) == impl.endswith(NET)), None)
 
 
 def shown(unit):
@@ -183,11 +195,10 @@ def table(exp):
     lines = lines_of(exp)
     series = list(dict.fromkeys(s for s, _ in lines))
     impls = sorted(dict.fromkeys(i for _, i in lines), key=lambda i: i in BASELINES)   # baselines last
-    base = next((i for i in impls if i in BASELINES), None)
-    reach = [i for i in impls if i.startswith("reach")] if base else []
+    reach = [i for i in impls if i.startswith("reach") and base_of(i, impls)]
     units = {r["unit"] for r in exp["results"]}
     head = (["", exp["x"] or ""] + (["unit"] if len(units) > 1 else []) + [impl_name(i) for i in impls]
-            + [f"{impl_name(base)} / {i}" for i in reach])
+            + [f"{impl_name(base_of(i, impls))} / {impl_name(i)}" for i in reach])
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for s in series:
         xs = sorted({x for (s2, _), pts in lines.items() if s2 == s for x in pts})
@@ -205,7 +216,7 @@ def table(exp):
                     cells.append(f"{fmt(r['median'])} [{fmt(lo)}–{fmt(hi)}]" + (" (wide)" if wide(r) else ""))
                 else:
                     cells.append(fmt(r["median"]))
-            cells += [ratio(exp, got[i], got[base]) for i in reach]
+            cells += [ratio(exp, got[i], got[base_of(i, impls)]) for i in reach]
             rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows), "/".join(shown(u) for u in sorted(units))
 

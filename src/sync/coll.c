@@ -13,7 +13,7 @@
  * at r + 2^k for 2^k < lowbit(r). A reduction climbs the tree (a member
  * combines its children's parts, child r + 2^k's arriving in up slot k,
  * and sends the result to its parent); an allreduce then comes back down
- * (the down slot). A broadcast from member b climbs from b to the root
+ * (the down slot), chunk i - 1 descending while chunk i climbs. A broadcast from member b climbs from b to the root
  * along b's ancestors, then comes down to every other member. Data goes
  * in chunks of one slot.
  *
@@ -32,11 +32,12 @@
 #include <string.h>
 
 #define COLL_SLOT ((size_t)16 << 10)   /* bytes of one chunk */
+#define COLL_XSLOT ((size_t)2 << 10)   /* the most an allreduce exchanges */
 #define COLL_ROUNDS 31                 /* ceil(log2 n) of any int n */
 
-/* An area's waitwords, in this order: W_BARRIER, W_UP and W_ACK_CHILD
- * have one per round, W_DOWN and W_ACK_PARENT one. */
-enum { W_BARRIER, W_UP, W_ACK_CHILD, W_DOWN, W_ACK_PARENT };
+/* An area's waitwords, in this order: the first four have one per round,
+ * the others one. */
+enum { W_BARRIER, W_UP, W_ACK_CHILD, W_XCHG, W_DOWN, W_ACK_PARENT, W_FOLD, W_UNFOLD, W_END };
 
 typedef struct coll {
     int n, me, steps;    /* members (0: not one), this process's number, ceil(log2 n) */
@@ -48,6 +49,7 @@ typedef struct coll {
     uint32_t barriers;                          /* barriers so far */
     uint32_t got_up[COLL_ROUNDS], got_down;     /* messages taken, by slot */
     uint32_t sent_down[COLL_ROUNDS], sent_up;   /* messages sent, by link */
+    uint32_t exchanges, got_fold, got_unfold;   /* small allreduces so far, and their messages */
     char *acc;           /* a reduction's partial result, one chunk */
 } coll_t;
 
@@ -64,16 +66,30 @@ static struct group_coll *colls;   /* every live group's, freed at finalize */
 
 static size_t coll_word(int rounds, int which, int k)
 {
-    static const int per_round[] = {1, 1, 1, 0, 0};
-    size_t at = 0;
-    for (int w = 0; w < which; w++)
-        at += per_round[w] ? (size_t)rounds : 1;
+    size_t at = which <= W_XCHG ? (size_t)which * (size_t)rounds : 4 * (size_t)rounds + (size_t)(which - W_DOWN);
     return (at + (size_t)k) * sizeof(waitword_t);
 }
 
+/* The slots after the words: up slots 0..rounds-1 and the down slot
+ * (rounds) of COLL_SLOT bytes; then of COLL_XSLOT, an exchange's two per
+ * round (coll_xslot), the fold and the unfold slot. */
+static size_t coll_slot_at(int rounds, int slot)
+{
+    size_t big = (size_t)rounds + 1;
+    return (size_t)slot < big ? (size_t)slot * COLL_SLOT : big * COLL_SLOT + ((size_t)slot - big) * COLL_XSLOT;
+}
+
+static int coll_xslot(int rounds, int k, uint32_t parity)
+{
+    return rounds + 1 + 2 * k + (int)parity;
+}
+
+#define S_FOLD(rounds) (3 * (rounds) + 1)
+#define S_UNFOLD(rounds) (3 * (rounds) + 2)
+
 static size_t coll_area_bytes(int rounds)
 {
-    return coll_word(rounds, W_ACK_PARENT, 1) + (size_t)(rounds + 1) * COLL_SLOT;
+    return coll_word(rounds, W_END, 0) + coll_slot_at(rounds, S_UNFOLD(rounds) + 1);
 }
 
 static waitword_t *coll_ww(const coll_t *c, int which, int k)
@@ -84,7 +100,7 @@ static waitword_t *coll_ww(const coll_t *c, int which, int k)
 /* Up slot k; slot `rounds` is the down slot. */
 static char *coll_slot(const coll_t *c, int k)
 {
-    return c->mine + c->words + (size_t)k * COLL_SLOT;
+    return c->mine + c->words + coll_slot_at(c->rounds, k);
 }
 
 static int lowbit(int r)
@@ -125,7 +141,7 @@ static void coll_signal(const coll_t *c, int to, const void *src, size_t bytes, 
                         int k)
 {
     uintptr_t a = c->area[to];
-    rma_signal(c->rank[to], src, a + c->words + (size_t)slot * COLL_SLOT, bytes,
+    rma_signal(c->rank[to], src, a + c->words + coll_slot_at(c->rounds, slot), bytes,
                a + coll_word(c->rounds, which, k));
 }
 
@@ -186,23 +202,69 @@ static void coll_barrier(coll_t *c)
     }
 }
 
-/* One chunk of n elements of es bytes at x: combined up the tree, the
- * result into x at the root, and with all, down to every member. */
-static void coll_reduce_chunk(coll_t *c, void *x, size_t n, size_t es, coll_combine_fn *op, int all)
+/* One chunk of n elements of es bytes at x, combined up the tree: the
+ * result into x at the root. A member combines its children's parts into
+ * x where x is to be overwritten anyway (an allreduce's, or the root's),
+ * else into acc. */
+static void coll_up(coll_t *c, char *x, size_t n, size_t es, coll_combine_fn *op, int all)
 {
-    const void *part = x;
+    char *into = all || c->me == 0 ? x : c->acc;
+    const char *part = x;
     int me = c->me, span = coll_span(c, me);
     for (int k = 0; (1 << k) < span && me + (1 << k) < c->n; k++) {
-        if (part == x)
-            part = memcpy(c->acc, x, n * es);
-        coll_take_up(c, k, c->acc, n * es, op, n);
+        if (part != into)
+            part = memcpy(into, x, n * es);
+        coll_take_up(c, k, into, n * es, op, n);
     }
     if (me != 0)
         coll_send_up(c, part, n * es);
-    else if (part != x)
-        memcpy(x, part, n * es);
-    if (all)
-        coll_down(c, x, n * es, 0);
+}
+
+/* A small allreduce (n elements, at most COLL_XSLOT bytes) by recursive
+ * doubling: one message per round each way instead of the tree's climb
+ * and descent. Among the first p = 2^floor(log2 n) members, in round k
+ * each sends its x to member me ^ 2^k and combines what that one sent; a
+ * member p + j first sends x to member j, which combines it in before the
+ * rounds and sends the result back after them. Combining is commutative,
+ * so every member computes the same bits. The two slots of a round
+ * alternate between exchanges: a partner may be one exchange ahead, never
+ * two (it cannot finish one without this member's part). */
+static void coll_exchange(coll_t *c, char *x, size_t n, size_t es, coll_combine_fn *op)
+{
+    int p = 1 << log2_floor(c->n), me = c->me, fold = c->n - p;
+    uint32_t parity = c->exchanges++ & 1;
+    size_t bytes = n * es;
+    if (me >= p) {
+        coll_signal(c, me - p, x, bytes, S_FOLD(c->rounds), W_FOLD, 0);
+        coll_wait(c, W_UNFOLD, 0, ++c->got_unfold, me - p);
+        memcpy(x, coll_slot(c, S_UNFOLD(c->rounds)), bytes);
+        return;
+    }
+    if (me < fold) {
+        coll_wait(c, W_FOLD, 0, ++c->got_fold, me + p);
+        op(x, coll_slot(c, S_FOLD(c->rounds)), n);
+    }
+    for (int k = 0; (1 << k) < p; k++) {
+        int partner = me ^ (1 << k), slot = coll_xslot(c->rounds, k, parity);
+        coll_signal(c, partner, x, bytes, slot, W_XCHG, k);
+        coll_wait(c, W_XCHG, k, c->exchanges, partner);
+        op(x, coll_slot(c, slot), n);
+    }
+    if (me < fold)
+        coll_signal(c, me + p, x, bytes, S_UNFOLD(c->rounds), W_UNFOLD, 0);
+}
+
+/* count elements of es bytes at buf, reduced (all: and back down to every
+ * member) chunk by chunk; chunk i climbs while chunk i - 1 descends. */
+static void coll_reduce(coll_t *c, char *buf, size_t count, size_t es, coll_combine_fn *op, int all)
+{
+    size_t per = COLL_SLOT / es, chunks = (count + per - 1) / per;
+    for (size_t i = 0; i <= chunks; i++) {
+        if (i < chunks)
+            coll_up(c, buf + i * per * es, count - i * per < per ? count - i * per : per, es, op, all);
+        if (all && i > 0)
+            coll_down(c, buf + (i - 1) * per * es, (i == chunks ? count - (i - 1) * per : per) * es, 0);
+    }
 }
 
 /* One chunk of a broadcast from member b: up b's path to the root, then
@@ -296,7 +358,7 @@ static int coll_make(reach_group_t *g)
     for (int i = 1; i < g->size; i++)
         one_node &= rt.peers[g->world[i]].node == rt.peers[g->world[0]].node;
     int rounds = coll_rounds(g->size);
-    size_t area = coll_area_bytes(rounds), words = coll_word(rounds, W_ACK_PARENT, 1);
+    size_t area = coll_area_bytes(rounds), words = coll_word(rounds, W_END, 0);
     struct group_coll *gc = calloc(1, sizeof *gc);
     void **bases = malloc(sizeof(void *) * (size_t)g->size);
     int *of = malloc(sizeof(int) * (size_t)g->size);
@@ -463,12 +525,13 @@ static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scop
         return rt_error(REACH_ERR_ARG, call, "the buffer is NULL");
     if (c == NULL || count == 0)
         return REACH_SUCCESS;
-    if (c->acc == NULL && !(c->acc = malloc(COLL_SLOT)))
+    if (!all && c->acc == NULL && !(c->acc = malloc(COLL_SLOT)))
         rt_oom(call, COLL_SLOT);
     coll_begin();
-    for (size_t off = 0, per = COLL_SLOT / es; off < count; off += per)
-        coll_reduce_chunk(c, (char *)buf + off * es, count - off < per ? count - off : per, es,
-                          coll_ops[type][op], all);
+    if (all && count * es <= COLL_XSLOT)
+        coll_exchange(c, buf, count, es, coll_ops[type][op]);
+    else
+        coll_reduce(c, buf, count, es, coll_ops[type][op], all);
     wait_done();
     return REACH_SUCCESS;
 }
