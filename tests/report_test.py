@@ -153,6 +153,19 @@ def test_merge(top):
     check("load average 0.50 before, 3.50 after" in report, "the merged section does not keep the higher load")
     check(os.path.exists(os.path.join(folder, "ga-np2.png")), "the merged experiment has no plot")
 
+    # The network path's runs: each compared with the other build's on the
+    # same path, never across paths.
+    write(folder, "ga", "panels", "size", [result("get", "reach-net", 8, around(0.5))], suffix="-reach-net")
+    write(folder, "ga", "panels", "size", [result("get", "ARMCI-MPI-net", 8, around(2.0))],
+          suffix="-armci-mpi-net")
+    subprocess.run([sys.executable, SCRIPT, folder], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(folder, "report.md")) as f:
+        report = f.read()
+    check("| ARMCI-MPI (network) / reach (network) | ARMCI-MPI / reach |" in report,
+          "the network path has no column of its own")
+    check(re.search(r"^\| get \| 8 \| .*\| 4\.00[^|]*\| 10\.00", row(report, "get", 8)),
+          f"a path is compared with the other path: {row(report, 'get', 8)}")
+
 
 def test_compare(top):
     def folder(name, fadd, lock, epochs, noisy):
