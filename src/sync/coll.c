@@ -13,9 +13,11 @@
  * at r + 2^k for 2^k < lowbit(r). A reduction climbs the tree (a member
  * combines its children's parts, child r + 2^k's arriving in up slot k,
  * and sends the result to its parent); an allreduce then comes back down
- * (the down slot), chunk i - 1 descending while chunk i climbs. A broadcast from member b climbs from b to the root
- * along b's ancestors, then comes down to every other member. Data goes
- * in chunks of one slot.
+ * (the down slot), chunk i - 1 descending while chunk i climbs. A
+ * broadcast from member b climbs from b to the root along b's ancestors,
+ * then comes down to every other member. Data goes in chunks of one slot.
+ * An allreduce of at most COLL_XSLOT bytes goes by recursive doubling
+ * instead (coll_exchange): one message each way per round.
  *
  * A slot is refilled only once its receiver has read it: the receiver
  * acknowledges every message (one signal on the sender's ack word of that
@@ -35,8 +37,8 @@
 #define COLL_XSLOT ((size_t)2 << 10)   /* the most an allreduce exchanges */
 #define COLL_ROUNDS 31                 /* ceil(log2 n) of any int n */
 
-/* An area's waitwords, in this order: the first four have one per round,
- * the others one. */
+/* An area: waitwords, then slots. W_BARRIER, W_UP, W_ACK_CHILD and
+ * W_XCHG have a word per round, the others one. */
 enum { W_BARRIER, W_UP, W_ACK_CHILD, W_XCHG, W_DOWN, W_ACK_PARENT, W_FOLD, W_UNFOLD, W_END };
 
 typedef struct coll {
@@ -66,30 +68,43 @@ static struct group_coll *colls;   /* every live group's, freed at finalize */
 
 static size_t coll_word(int rounds, int which, int k)
 {
-    size_t at = which <= W_XCHG ? (size_t)which * (size_t)rounds : 4 * (size_t)rounds + (size_t)(which - W_DOWN);
+    size_t r = (size_t)rounds;
+    size_t at = which <= W_XCHG ? (size_t)which * r : (W_XCHG + 1) * r + (size_t)(which - W_DOWN);
     return (at + (size_t)k) * sizeof(waitword_t);
 }
 
-/* The slots after the words: up slots 0..rounds-1 and the down slot
- * (rounds) of COLL_SLOT bytes; then of COLL_XSLOT, an exchange's two per
- * round (coll_xslot), the fold and the unfold slot. */
-static size_t coll_slot_at(int rounds, int slot)
+/* Slots, by number: the up slots 0..rounds-1 and the down slot, of
+ * COLL_SLOT bytes; then, of COLL_XSLOT, two exchange slots per round
+ * (alternate exchanges use alternate ones), the fold and the unfold slot. */
+static int slot_down(int rounds)
 {
-    size_t big = (size_t)rounds + 1;
-    return (size_t)slot < big ? (size_t)slot * COLL_SLOT : big * COLL_SLOT + ((size_t)slot - big) * COLL_XSLOT;
+    return rounds;
 }
 
-static int coll_xslot(int rounds, int k, uint32_t parity)
+static int slot_xchg(int rounds, int k, uint32_t parity)
 {
     return rounds + 1 + 2 * k + (int)parity;
 }
 
-#define S_FOLD(rounds) (3 * (rounds) + 1)
-#define S_UNFOLD(rounds) (3 * (rounds) + 2)
+static int slot_fold(int rounds)
+{
+    return 3 * rounds + 1;
+}
+
+static int slot_unfold(int rounds)
+{
+    return 3 * rounds + 2;
+}
+
+static size_t coll_slot_at(int rounds, int slot)
+{
+    size_t big = (size_t)rounds + 1, n = (size_t)slot;
+    return n < big ? n * COLL_SLOT : big * COLL_SLOT + (n - big) * COLL_XSLOT;
+}
 
 static size_t coll_area_bytes(int rounds)
 {
-    return coll_word(rounds, W_END, 0) + coll_slot_at(rounds, S_UNFOLD(rounds) + 1);
+    return coll_word(rounds, W_END, 0) + coll_slot_at(rounds, slot_unfold(rounds) + 1);
 }
 
 static waitword_t *coll_ww(const coll_t *c, int which, int k)
@@ -97,7 +112,6 @@ static waitword_t *coll_ww(const coll_t *c, int which, int k)
     return (waitword_t *)(void *)(c->mine + coll_word(c->rounds, which, k));
 }
 
-/* Up slot k; slot `rounds` is the down slot. */
 static char *coll_slot(const coll_t *c, int k)
 {
     return c->mine + c->words + coll_slot_at(c->rounds, k);
@@ -177,7 +191,7 @@ static void coll_down(coll_t *c, void *buf, size_t bytes, int b)
     if (!coll_on_path(c, me, b)) {
         int k = log2_floor(span);
         coll_wait(c, W_DOWN, 0, ++c->got_down, me - span);
-        memcpy(buf, coll_slot(c, c->rounds), bytes);
+        memcpy(buf, coll_slot(c, slot_down(c->rounds)), bytes);
         coll_signal(c, me - span, NULL, 0, 0, W_ACK_CHILD, k);
     }
     for (int k = log2_floor(span); k-- > 0;) {
@@ -185,7 +199,7 @@ static void coll_down(coll_t *c, void *buf, size_t bytes, int b)
         if (child >= c->n || coll_on_path(c, child, b))
             continue;
         coll_wait(c, W_ACK_CHILD, k, c->sent_down[k], child);
-        coll_signal(c, child, buf, bytes, c->rounds, W_DOWN, 0);
+        coll_signal(c, child, buf, bytes, slot_down(c->rounds), W_DOWN, 0);
         c->sent_down[k]++;
     }
 }
@@ -235,23 +249,23 @@ static void coll_exchange(coll_t *c, char *x, size_t n, size_t es, coll_combine_
     uint32_t parity = c->exchanges++ & 1;
     size_t bytes = n * es;
     if (me >= p) {
-        coll_signal(c, me - p, x, bytes, S_FOLD(c->rounds), W_FOLD, 0);
+        coll_signal(c, me - p, x, bytes, slot_fold(c->rounds), W_FOLD, 0);
         coll_wait(c, W_UNFOLD, 0, ++c->got_unfold, me - p);
-        memcpy(x, coll_slot(c, S_UNFOLD(c->rounds)), bytes);
+        memcpy(x, coll_slot(c, slot_unfold(c->rounds)), bytes);
         return;
     }
     if (me < fold) {
         coll_wait(c, W_FOLD, 0, ++c->got_fold, me + p);
-        op(x, coll_slot(c, S_FOLD(c->rounds)), n);
+        op(x, coll_slot(c, slot_fold(c->rounds)), n);
     }
     for (int k = 0; (1 << k) < p; k++) {
-        int partner = me ^ (1 << k), slot = coll_xslot(c->rounds, k, parity);
+        int partner = me ^ (1 << k), slot = slot_xchg(c->rounds, k, parity);
         coll_signal(c, partner, x, bytes, slot, W_XCHG, k);
         coll_wait(c, W_XCHG, k, c->exchanges, partner);
         op(x, coll_slot(c, slot), n);
     }
     if (me < fold)
-        coll_signal(c, me + p, x, bytes, S_UNFOLD(c->rounds), W_UNFOLD, 0);
+        coll_signal(c, me + p, x, bytes, slot_unfold(c->rounds), W_UNFOLD, 0);
 }
 
 /* count elements of es bytes at buf, reduced (all: and back down to every

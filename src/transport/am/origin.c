@@ -394,7 +394,9 @@ void am_flush_all(void)
         am_send(r, &rq, NULL, 0, &am.fence_slots[r]);
         am.fenced[r] = (uint32_t)rq.a;
     }
-    unsigned spins = 0;
+    /* Serves from the first poll: in a GA_Sync every process fences at
+     * once, and each answer waits for its target to serve. */
+    unsigned spins = AM_SERVE_AFTER;
     while (am.pending_total > 0)
         am_client_progress(&spins);
 }
