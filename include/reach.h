@@ -283,8 +283,9 @@ typedef enum reach_reduce_op {
 /* Collective over the scope of group (NULL: the world), on reach's own
  * signals: shared memory on a node, the network between nodes, waits that
  * sleep. A process outside the scope (not a node's first member, for
- * REACH_SCOPE_MASTERS) returns at once. Every member passes the same
- * arguments but buf. */
+ * REACH_SCOPE_MASTERS) returns at once. The members of a scope pass the
+ * same scope, count, type, operation and root; a bad one returns an error
+ * on each. A NULL buffer ends the job (the others would wait for it). */
 /* A barrier that completes no transfer (reach_barrier_group does). */
 REACH_API int reach_sync_group(reach_group_t *group, reach_scope_t scope);
 /* Every member's count elements of type at buf combined by op; the result

@@ -112,8 +112,9 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
         rt_error(REACH_ERR_SYSTEM, "reach_init", "cannot register the exit check: %s",
                  strerror(errno));
     rt_init_pid = getpid();
-    group_init_world();
-    st = notify_init();
+    st = group_init_world();
+    if (st == REACH_SUCCESS)
+        st = notify_init();
     if (st == REACH_SUCCESS)
         st = barrier_init();
     if (st != REACH_SUCCESS) {

@@ -195,9 +195,12 @@ int armci_msg_rcvany(int tag, void *buffer, int buflen, int *msglen)
 
 static reach_scope_t msg_scope(int scope)
 {
-    return scope == SCOPE_NODE ? REACH_SCOPE_NODE
-         : scope == SCOPE_MASTERS ? REACH_SCOPE_MASTERS
-                                  : REACH_SCOPE_ALL;
+    switch (scope) {
+    case SCOPE_ALL: return REACH_SCOPE_ALL;
+    case SCOPE_NODE: return REACH_SCOPE_NODE;
+    case SCOPE_MASTERS: return REACH_SCOPE_MASTERS;
+    default: msg_die("unknown scope (SCOPE_ALL, SCOPE_NODE or SCOPE_MASTERS)");
+    }
 }
 
 static void msg_bcast(int scope, void *buf, int len, int root, ARMCI_Group *group)

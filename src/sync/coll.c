@@ -59,6 +59,7 @@ typedef struct coll {
  * (NODE is ALL where the group lies on one node). */
 struct group_coll {
     coll_t own[3], *scope[3];
+    reach_group_t *group;
     void *block;   /* this process's block */
     struct group_coll *next;
 };
@@ -234,13 +235,30 @@ static void coll_up(coll_t *c, char *x, size_t n, size_t es, coll_combine_fn *op
         coll_send_up(c, part, n * es);
 }
 
+/* x = op(x, y), or with y_first, op(y, x), so that both sides of an
+ * exchange combine the lower member's part first: max and min of a NaN or
+ * of -0 and +0 then give the same bits on both. */
+static void coll_combine_ordered(char *x, const char *y, int y_first, size_t n, size_t bytes,
+                                 coll_combine_fn *op)
+{
+    if (!y_first) {
+        op(x, y, n);
+        return;
+    }
+    char lower[COLL_XSLOT];
+    memcpy(lower, y, bytes);
+    op(lower, x, n);
+    memcpy(x, lower, bytes);
+}
+
 /* A small allreduce (n elements, at most COLL_XSLOT bytes) by recursive
  * doubling: one message per round each way instead of the tree's climb
  * and descent. Among the first p = 2^floor(log2 n) members, in round k
  * each sends its x to member me ^ 2^k and combines what that one sent; a
  * member p + j first sends x to member j, which combines it in before the
- * rounds and sends the result back after them. Combining is commutative,
- * so every member computes the same bits. The two slots of a round
+ * rounds and sends the result back after them. Both members of a round
+ * combine the same two parts in the same order, so every member ends with
+ * the same bits. The two slots of a round
  * alternate between exchanges: a partner may be one exchange ahead, never
  * two (it cannot finish one without this member's part). */
 static void coll_exchange(coll_t *c, char *x, size_t n, size_t es, coll_combine_fn *op)
@@ -262,7 +280,7 @@ static void coll_exchange(coll_t *c, char *x, size_t n, size_t es, coll_combine_
         int partner = me ^ (1 << k), slot = slot_xchg(c->rounds, k, parity);
         coll_signal(c, partner, x, bytes, slot, W_XCHG, k);
         coll_wait(c, W_XCHG, k, c->exchanges, partner);
-        op(x, coll_slot(c, slot), n);
+        coll_combine_ordered(x, coll_slot(c, slot), partner < me, n, bytes, op);
     }
     if (me < fold)
         coll_signal(c, me + p, x, bytes, slot_unfold(c->rounds), W_UNFOLD, 0);
@@ -341,24 +359,28 @@ static const size_t coll_sizes[REACH_DOUBLE + 1] = {sizeof(int), sizeof(long), s
 static int coll_members(const reach_group_t *g, int s, int *of, int *me)
 {
     int n = 0, my_node = rt.peers[rt.rank].node;
+    char *seen = calloc((size_t)rt.node_count, 1);   /* MASTERS: nodes with a member so far */
+    if (!seen)
+        rt_oom("reach_group_create", (size_t)rt.node_count);
     *me = -1;
     for (int i = 0; i < g->size; i++) {
-        int node = rt.peers[g->world[i]].node, take = s != REACH_SCOPE_NODE || node == my_node;
-        for (int j = 0; s == REACH_SCOPE_MASTERS && j < i && take; j++)
-            take = rt.peers[g->world[j]].node != node;
+        int node = rt.peers[g->world[i]].node;
+        int take = s == REACH_SCOPE_ALL || (s == REACH_SCOPE_NODE ? node == my_node : !seen[node]);
+        seen[node] = 1;
         if (!take)
             continue;
         if (i == g->rank)
             *me = n;
         of[n++] = i;
     }
+    free(seen);
     return *me < 0 ? 0 : n;
 }
 
 static int coll_rounds(int n)
 {
     int r = 0;
-    while ((1 << r) < n)
+    while ((1u << r) < (unsigned)n)
         r++;
     return r;
 }
@@ -379,8 +401,12 @@ static int coll_make(reach_group_t *g)
     if (!gc || !bases || !of)
         rt_oom(call, sizeof(void *) * (size_t)g->size);
     /* A group on one node needs one area: its NODE scope is ALL, and its
-     * MASTERS scope one member, which sends nothing. */
-    int st = mem_alloc_collective(call, g, area * (one_node ? 1 : 3), bases, 0);
+     * MASTERS scope one member, which sends nothing. Elsewhere a member
+     * that is not its node's first has no MASTERS area. */
+    int master = 1;
+    for (int i = 0; i < g->rank; i++)
+        master &= rt.peers[g->world[i]].node != rt.peers[rt.rank].node;
+    int st = mem_alloc_collective(call, g, area * (one_node ? 1 : master ? 3 : 2), bases, 0);
     for (int s = 0; st == REACH_SUCCESS && s < 3; s++) {
         coll_t *c = gc->scope[s] = &gc->own[s];
         if (one_node && s == REACH_SCOPE_NODE) {
@@ -388,7 +414,8 @@ static int coll_make(reach_group_t *g)
             continue;
         }
         size_t off = one_node ? 0 : area * (size_t)s;
-        c->n = coll_members(g, s, of, &c->me);
+        if ((c->n = coll_members(g, s, of, &c->me)) == 0)
+            continue;   /* outside MASTERS: no area */
         c->steps = coll_rounds(c->n);
         c->rounds = rounds;
         c->words = words;
@@ -404,6 +431,7 @@ static int coll_make(reach_group_t *g)
         }
     }
     if (st == REACH_SUCCESS) {
+        gc->group = g;
         gc->block = bases[g->rank];
         gc->next = colls;
         colls = gc;
@@ -446,6 +474,7 @@ static void coll_forget(struct group_coll *gc)
         free(gc->own[s].area);
         free(gc->own[s].acc);
     }
+    gc->group->coll = NULL;
     free(gc);
 }
 
@@ -457,7 +486,6 @@ static void coll_release(reach_group_t *g)
     coll_drain(g->coll);
     mem_free_collective("reach_group_free", g, g->coll->block, 0);
     coll_forget(g->coll);
-    g->coll = NULL;
 }
 
 void coll_register(void)
@@ -473,7 +501,6 @@ void coll_finalize(void)
         coll_drain(gc);
     while (colls)
         coll_forget(colls);
-    group_world.coll = NULL;
 }
 
 /* ---- entry points ------------------------------------------------------------------------ */
@@ -491,8 +518,22 @@ static coll_t *coll_of(const char *call, reach_group_t **g, int scope, int *st)
                        scope);
         return NULL;
     }
+    if ((*g)->coll == NULL) {   /* made before the last reach_finalize */
+        *st = rt_error(REACH_ERR_HANDLE, call, "group %p was made before reach was last started",
+                       (void *)*g);
+        return NULL;
+    }
     coll_t *c = (*g)->coll->scope[scope];
     return c->n > 0 ? c : NULL;
+}
+
+/* Each member passes a buffer of its own, so one member's NULL cannot be
+ * refused on every member alike: refusing it here would leave the others
+ * waiting for this one forever. It ends the job instead. */
+static void coll_need_buffer(const char *call, const void *buf)
+{
+    if (buf == NULL)
+        rt_fatal("%s: the buffer is NULL (the other members would wait for this one)", call);
 }
 
 static void coll_begin(void)
@@ -535,10 +576,9 @@ static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scop
     size_t es = coll_sizes[type];
     if (count > SIZE_MAX / es)
         return rt_error(REACH_ERR_ARG, call, "count %zu is too large", count);
-    if (buf == NULL && count > 0)
-        return rt_error(REACH_ERR_ARG, call, "the buffer is NULL");
     if (c == NULL || count == 0)
         return REACH_SUCCESS;
+    coll_need_buffer(call, buf);
     if (!all && c->acc == NULL && !(c->acc = malloc(COLL_SLOT)))
         rt_oom(call, COLL_SLOT);
     coll_begin();
@@ -569,8 +609,6 @@ int reach_bcast(reach_group_t *g, reach_scope_t scope, void *buf, size_t bytes, 
     coll_t *c = coll_of(call, &g, scope, &st);
     if (st != REACH_SUCCESS)
         return st;
-    if (buf == NULL && bytes > 0)
-        return rt_error(REACH_ERR_ARG, call, "the buffer is NULL");
     if (c == NULL)
         return REACH_SUCCESS;
     int b = 0;
@@ -578,6 +616,9 @@ int reach_bcast(reach_group_t *g, reach_scope_t scope, void *buf, size_t bytes, 
         b++;
     if (b == c->n)
         return rt_error(REACH_ERR_RANK, call, "root %d is not a member of the scope", root);
+    if (bytes == 0)
+        return REACH_SUCCESS;
+    coll_need_buffer(call, buf);
     coll_begin();
     for (size_t off = 0; off < bytes; off += COLL_SLOT)
         coll_bcast_chunk(c, (char *)buf + off, bytes - off < COLL_SLOT ? bytes - off : COLL_SLOT, b);

@@ -39,12 +39,9 @@ int reach_fence_group(reach_group_t *g)
     return st;
 }
 
+/* The group's fences, then its barrier on reach's own signals (coll.c). */
 int reach_barrier_group(reach_group_t *g)
 {
     int st = reach_fence_group(g);
-    if (st == REACH_SUCCESS) {
-        group_barrier(g);
-        rma_count(REACH_OP_BARRIER, rt.rank, 0);
-    }
-    return st;
+    return st == REACH_SUCCESS ? reach_sync_group(g, REACH_SCOPE_ALL) : st;
 }

@@ -5,11 +5,15 @@
  * world, a group of the even ranks and a group of all but the last, each
  * over all its members, its node and its nodes' first members; reduce
  * leaves the other members' buffers alone; barriers order the stores
- * before them; and the refusals (bad scope, type, operation, root, NULL
- * buffer). The message layer's own checks are test_msg's. */
+ * before them; max and min of NaN and of -0 and +0 the same bits on every
+ * member; the refusals (bad scope, type, operation, root, a group made
+ * before reach started again), and with the argument null-buffer, rank 0
+ * passing a NULL buffer, which ends the job naming the call. The message
+ * layer's own checks are test_msg's. */
 #include "mpi_check.h"
 #include "reach.h"
 
+#include <math.h>
 #include <string.h>
 
 static int me, np;
@@ -159,12 +163,29 @@ static void check_refusals(void)
                 REACH_ERR_ARG);
     CHECK_EQ_LL(reach_allreduce(NULL, REACH_SCOPE_ALL, &x, 1, REACH_DOUBLE, REACH_REDUCE_COUNT),
                 REACH_ERR_ARG);
-    CHECK_EQ_LL(reach_reduce(NULL, REACH_SCOPE_ALL, NULL, 3, REACH_INT, REACH_REDUCE_SUM),
-                REACH_ERR_ARG);
     CHECK_EQ_LL(reach_bcast(NULL, REACH_SCOPE_ALL, &x, sizeof x, np), REACH_ERR_RANK);
-    CHECK_EQ_LL(reach_bcast(NULL, REACH_SCOPE_ALL, NULL, 8, 0), REACH_ERR_ARG);
+    CHECK_EQ_LL(reach_bcast(NULL, REACH_SCOPE_ALL, &x, 0, -1), REACH_ERR_RANK);
     CHECK_EQ_LL(reach_sync_group(NULL, (reach_scope_t)-1), REACH_ERR_ARG);
     CHECK_EQ_LL(x, 1);   /* nothing written */
+}
+
+/* Max and min of a NaN, and of -0 and +0, give every member the same
+ * bits (a small allreduce combines the lower member's part first). */
+static void check_same_bits(void)
+{
+    double v[4] = {me == 0 ? NAN : 1.0, me == np - 1 ? NAN : 2.0, me % 2 ? -0.0 : 0.0,
+                   me % 2 ? 0.0 : -0.0};
+    double w[4];
+    memcpy(w, v, sizeof v);
+    CHECK_EQ_LL(reach_allreduce(NULL, REACH_SCOPE_ALL, v, 4, REACH_DOUBLE, REACH_REDUCE_MAX), 0);
+    CHECK_EQ_LL(reach_allreduce(NULL, REACH_SCOPE_ALL, w, 4, REACH_DOUBLE, REACH_REDUCE_MIN), 0);
+    unsigned long long mine[8], first[8];
+    memcpy(mine, v, sizeof v);
+    memcpy(mine + 4, w, sizeof w);
+    memcpy(first, mine, sizeof mine);
+    MPI_Bcast(first, 8, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    for (int i = 0; i < 8; i++)
+        CHECK_EQ_LL(mine[i], first[i]);
 }
 
 int main(int argc, char **argv)
@@ -173,6 +194,11 @@ int main(int argc, char **argv)
     CHECK_EQ_LL(reach_init(&argc, &argv), 0);
     me = reach_rank();
     np = reach_size();
+    if (argc > 1 && strcmp(argv[1], "null-buffer") == 0) {   /* ends the job */
+        int x[3] = {1, 2, 3};
+        reach_allreduce(NULL, REACH_SCOPE_ALL, me == 0 ? NULL : x, 3, REACH_INT, REACH_REDUCE_SUM);
+        return 0;
+    }
     check_group(reach_group_world());
     reach_group_t *even, *head;
     int members[1024], n = 0;
@@ -202,6 +228,18 @@ int main(int argc, char **argv)
     if (even)
         CHECK_EQ_LL(reach_group_free(even), 0);
     check_refusals();
+    check_same_bits();
+    /* A group made before reach_finalize has no collectives after reach
+     * starts again: refused, not used. */
+    reach_group_t *old = NULL;
+    CHECK_EQ_LL(reach_group_dup(reach_group_world(), &old), 0);
+    CHECK_EQ_LL(reach_finalize(), 0);
+    CHECK_EQ_LL(reach_init(&argc, &argv), 0);
+    int one = 1;
+    CHECK_EQ_LL(reach_allreduce(old, REACH_SCOPE_ALL, &one, 1, REACH_INT, REACH_REDUCE_SUM),
+                REACH_ERR_HANDLE);
+    CHECK_EQ_LL(reach_sync_group(old, REACH_SCOPE_ALL), REACH_ERR_HANDLE);
+    CHECK_EQ_LL(one, 1);
     CHECK_EQ_LL(reach_finalize(), 0);
     int rc = check_exit("test_coll");
     MPI_Finalize();

@@ -4,7 +4,8 @@
  * signals (whose waits sleep, where MPICH's busy-poll). This program
  * defines MPI's collectives itself (the profiling interface: each counts
  * the call, then calls PMPI_), so libarmci's calls to them land here; it
- * checks the count stays 0 across the collectives and each result. */
+ * checks the count stays 0 across the collectives and each result, and
+ * that a call still made through MPI is counted. */
 #include "mpi_check.h"
 #include "armci.h"
 #include "message.h"
@@ -63,10 +64,17 @@ int main(int argc, char **argv)
         CHECK_EQ_LL(ll, 1);
         CHECK(f == (float)(np * (np + 1) / 2));
         CHECK(d[299] == (double)np * 299 + (double)np * (np - 1) / 2);
-        int node = me + 1;
+        int node = me + 1, node_sum = 0, dom = armci_domain_my_id(ARMCI_DOMAIN_SMP);
+        for (int k = 0; k < armci_domain_nprocs(ARMCI_DOMAIN_SMP, dom); k++)
+            node_sum += armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, dom, k) + 1;
         armci_msg_gop_scope(SCOPE_NODE, &node, 1, "+", ARMCI_INT);
+        CHECK_EQ_LL(node, node_sum);
         int master = 1;
         armci_msg_gop_scope(SCOPE_MASTERS, &master, 1, "+", ARMCI_INT);
+        if (armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, dom, 0) == me)
+            CHECK_EQ_LL(master, armci_domain_count(ARMCI_DOMAIN_SMP));
+        else
+            CHECK_EQ_LL(master, 1);   /* outside the scope: untouched */
         int red = 1;
         armci_msg_reduce(&red, 1, "+", ARMCI_INT);
         if (me == 0)
@@ -95,8 +103,12 @@ int main(int argc, char **argv)
         }
     }
     ARMCI_Barrier();
-    counting = 0;
     CHECK_EQ_LL(mpi_collectives, 0);
+    /* The counting itself works: armci_msg_clus_brdcst is still MPI's. */
+    int v = me;
+    armci_msg_clus_brdcst(&v, sizeof v);
+    counting = 0;
+    CHECK_EQ_LL(mpi_collectives, 1);
 
     ARMCI_Group_free(&even);
     ARMCI_Finalize();

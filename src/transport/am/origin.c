@@ -394,11 +394,15 @@ void am_flush_all(void)
         am_send(r, &rq, NULL, 0, &am.fence_slots[r]);
         am.fenced[r] = (uint32_t)rq.a;
     }
-    /* Serves from the first poll: in a GA_Sync every process fences at
-     * once, and each answer waits for its target to serve. */
+    /* Serves on every few polls from the first (a reply resets the count
+     * of empty ones): in a GA_Sync every process fences at once, and each
+     * answer waits for its target to serve. */
     unsigned spins = AM_SERVE_AFTER;
-    while (am.pending_total > 0)
+    while (am.pending_total > 0) {
         am_client_progress(&spins);
+        if (spins < AM_SERVE_AFTER)
+            spins = AM_SERVE_AFTER;
+    }
 }
 
 uint32_t am_sent_to(int rank)
