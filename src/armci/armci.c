@@ -66,13 +66,10 @@ int PARMCI_Init_args(int *argc, char ***argv)
 }
 ARMCI_ALIAS(ARMCI_Init_args)
 
-/* Nonzero once started, 0 if not: Global Arrays' convention (its
- * GA_Initialize_comm goes on only if this returns nonzero), where
- * ARMCI-MPI returns 0 on success. */
 int PARMCI_Init_mpi_comm(MPI_Comm comm)
 {
     ARMCI_ENTRY();
-    return reach_init_comm(comm) == REACH_SUCCESS;
+    return reach_init_comm(comm) == REACH_SUCCESS;   /* GA's convention; ARMCI-MPI's is 0 */
 }
 ARMCI_ALIAS(ARMCI_Init_mpi_comm)
 
@@ -400,6 +397,7 @@ int PARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int p
 }
 ARMCI_ALIAS(ARMCI_NbAcc)
 
+/* A value put is blocking in every form: src, its only copy, is gone on return. */
 #define ARMCI_VALUE(T, Name)                                                        \
     int PARMCI_PutValue##Name(T src, void *dst, int proc)                            \
     {                                                                                \
@@ -410,8 +408,6 @@ ARMCI_ALIAS(ARMCI_NbAcc)
     int PARMCI_NbPutValue##Name(T src, void *dst, int proc, armci_hdl_t *nb_handle)  \
     {                                                                                \
         ARMCI_ENTRY();                                                               \
-        /* src is this call's own copy, gone when it returns: the put must be   \
-         * done with it first, as a blocking put is (its data sent or copied). */ \
         return armci_mark(nb_handle, reach_put(&src, dst, sizeof src, proc), proc);  \
     }                                                                                \
     ARMCI_ALIAS(ARMCI_NbPutValue##Name)                                              \

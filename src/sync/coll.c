@@ -27,6 +27,8 @@
 #include "core/group.h"
 #include "core/mem.h"
 #include "core/rma.h"
+#include "base/acc.h"
+#include "base/reduce.h"
 #include "base/wait.h"
 #include "sync/sync.h"
 
@@ -169,11 +171,9 @@ static void coll_send_up(coll_t *c, const void *src, size_t bytes)
     c->sent_up++;
 }
 
-typedef void coll_combine_fn(void *dst, const void *src, size_t n);
-
 /* Takes child me + 2^k's message: combined into dst by op (n elements),
  * or copied there (op NULL, bytes); then acknowledges it. */
-static void coll_take_up(coll_t *c, int k, void *dst, size_t bytes, coll_combine_fn *op, size_t n)
+static void coll_take_up(coll_t *c, int k, void *dst, size_t bytes, reduce_fn *op, size_t n)
 {
     int child = c->me + (1 << k);
     coll_wait(c, W_UP, k, ++c->got_up[k], child);
@@ -221,7 +221,7 @@ static void coll_barrier(coll_t *c)
  * result into x at the root. A member combines its children's parts into
  * x where x is to be overwritten anyway (an allreduce's, or the root's),
  * else into acc. */
-static void coll_up(coll_t *c, char *x, size_t n, size_t es, coll_combine_fn *op, int all)
+static void coll_up(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op, int all)
 {
     char *into = all || c->me == 0 ? x : c->acc;
     const char *part = x;
@@ -239,7 +239,7 @@ static void coll_up(coll_t *c, char *x, size_t n, size_t es, coll_combine_fn *op
  * exchange combine the lower member's part first: max and min of a NaN or
  * of -0 and +0 then give the same bits on both. */
 static void coll_combine_ordered(char *x, const char *y, int y_first, size_t n, size_t bytes,
-                                 coll_combine_fn *op)
+                                 reduce_fn *op)
 {
     if (!y_first) {
         op(x, y, n);
@@ -261,7 +261,7 @@ static void coll_combine_ordered(char *x, const char *y, int y_first, size_t n, 
  * the same bits. The two slots of a round
  * alternate between exchanges: a partner may be one exchange ahead, never
  * two (it cannot finish one without this member's part). */
-static void coll_exchange(coll_t *c, char *x, size_t n, size_t es, coll_combine_fn *op)
+static void coll_exchange(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
 {
     int p = 1 << log2_floor(c->n), me = c->me, fold = c->n - p;
     uint32_t parity = c->exchanges++ & 1;
@@ -288,7 +288,7 @@ static void coll_exchange(coll_t *c, char *x, size_t n, size_t es, coll_combine_
 
 /* count elements of es bytes at buf, reduced (all: and back down to every
  * member) chunk by chunk; chunk i climbs while chunk i - 1 descends. */
-static void coll_reduce(coll_t *c, char *buf, size_t count, size_t es, coll_combine_fn *op, int all)
+static void coll_reduce(coll_t *c, char *buf, size_t count, size_t es, reduce_fn *op, int all)
 {
     size_t per = COLL_SLOT / es, chunks = (count + per - 1) / per;
     for (size_t i = 0; i <= chunks; i++) {
@@ -312,45 +312,6 @@ static void coll_bcast_chunk(coll_t *c, void *x, size_t bytes, int b)
     }
     coll_down(c, x, bytes, b);
 }
-
-/* ---- combining ---------------------------------------------------------------------- */
-
-#define COLL_LOOP(T, name, expr)                                                     \
-    static void name(void *d, const void *s, size_t n)                               \
-    {                                                                                \
-        T *x = d;                                                                    \
-        const T *y = s;                                                              \
-        for (size_t i = 0; i < n; i++)                                               \
-            x[i] = (expr);                                                           \
-    }
-/* Sums and products of integers wrap, as the unsigned type's do. */
-#define COLL_ARITH(T, U, p)                                                          \
-    COLL_LOOP(T, p##_sum, (T)((U)x[i] + (U)y[i]))                                    \
-    COLL_LOOP(T, p##_prod, (T)((U)x[i] * (U)y[i]))                                   \
-    COLL_LOOP(T, p##_max, y[i] > x[i] ? y[i] : x[i])                                 \
-    COLL_LOOP(T, p##_min, y[i] < x[i] ? y[i] : x[i])
-#define COLL_BITS(T, p)                                                              \
-    COLL_LOOP(T, p##_band, x[i] & y[i])                                              \
-    COLL_LOOP(T, p##_bor, x[i] | y[i])                                               \
-    COLL_LOOP(T, p##_land, (T)(x[i] && y[i]))                                        \
-    COLL_LOOP(T, p##_lor, (T)(x[i] || y[i]))
-COLL_ARITH(int, unsigned, i)
-COLL_BITS(int, i)
-COLL_ARITH(long, unsigned long, l)
-COLL_BITS(long, l)
-COLL_ARITH(float, float, f)
-COLL_ARITH(double, double, d)
-
-#define COLL_INT_OPS(p) {p##_sum, p##_prod, p##_max, p##_min, p##_band, p##_bor, p##_land, p##_lor}
-#define COLL_REAL_OPS(p) {p##_sum, p##_prod, p##_max, p##_min}
-static coll_combine_fn *const coll_ops[REACH_DOUBLE + 1][REACH_REDUCE_COUNT] = {
-    [REACH_INT] = COLL_INT_OPS(i),
-    [REACH_LONG] = COLL_INT_OPS(l),
-    [REACH_FLOAT] = COLL_REAL_OPS(f),
-    [REACH_DOUBLE] = COLL_REAL_OPS(d),
-};
-static const size_t coll_sizes[REACH_DOUBLE + 1] = {sizeof(int), sizeof(long), sizeof(float),
-                                                    sizeof(double)};
 
 /* ---- set-up ---------------------------------------------------------------------------- */
 
@@ -570,10 +531,11 @@ static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scop
     if (type < REACH_INT || type > REACH_DOUBLE)
         return rt_error(REACH_ERR_TYPE, call, "type %d is not REACH_INT, _LONG, _FLOAT or _DOUBLE",
                         (int)type);
-    if (op < 0 || op >= REACH_REDUCE_COUNT || coll_ops[type][op] == NULL)
+    reduce_fn *kernel = reduce_kernel(type, op);
+    if (kernel == NULL)
         return rt_error(REACH_ERR_ARG, call, "operation %d does not apply to type %d", (int)op,
                         (int)type);
-    size_t es = coll_sizes[type];
+    size_t es = acc_elem_size(type);
     if (count > SIZE_MAX / es)
         return rt_error(REACH_ERR_ARG, call, "count %zu is too large", count);
     if (c == NULL || count == 0)
@@ -583,9 +545,9 @@ static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scop
         rt_oom(call, COLL_SLOT);
     coll_begin();
     if (all && count * es <= COLL_XSLOT)
-        coll_exchange(c, buf, count, es, coll_ops[type][op]);
+        coll_exchange(c, buf, count, es, kernel);
     else
-        coll_reduce(c, buf, count, es, coll_ops[type][op], all);
+        coll_reduce(c, buf, count, es, kernel, all);
     wait_done();
     return REACH_SUCCESS;
 }
