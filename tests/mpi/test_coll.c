@@ -240,6 +240,7 @@ int main(int argc, char **argv)
                 REACH_ERR_HANDLE);
     CHECK_EQ_LL(reach_sync_group(old, REACH_SCOPE_ALL), REACH_ERR_HANDLE);
     CHECK_EQ_LL(one, 1);
+    CHECK_EQ_LL(reach_group_free(old), 0);   /* its communicators are still MPI's to free */
     CHECK_EQ_LL(reach_finalize(), 0);
     int rc = check_exit("test_coll");
     MPI_Finalize();
