@@ -258,9 +258,9 @@ static void coll_combine_ordered(char *x, const char *y, int y_first, size_t n, 
  * member p + j first sends x to member j, which combines it in before the
  * rounds and sends the result back after them. Both members of a round
  * combine the same two parts in the same order, so every member ends with
- * the same bits. The two slots of a round
- * alternate between exchanges: a partner may be one exchange ahead, never
- * two (it cannot finish one without this member's part). */
+ * the same bits. The two slots of a round alternate between exchanges: a
+ * partner may be one exchange ahead, never two (it cannot finish one
+ * without this member's part). */
 static void coll_exchange(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
 {
     int p = 1 << log2_floor(c->n), me = c->me, fold = c->n - p;
