@@ -364,9 +364,7 @@ static int coll_make(reach_group_t *g)
     /* A group on one node needs one area: its NODE scope is ALL, and its
      * MASTERS scope one member, which sends nothing. Elsewhere a member
      * that is not its node's first has no MASTERS area. */
-    int master = 1;
-    for (int i = 0; i < g->rank; i++)
-        master &= rt.peers[g->world[i]].node != rt.peers[rt.rank].node;
+    int unused, master = coll_members(g, REACH_SCOPE_MASTERS, of, &unused) > 0;
     int st = mem_alloc_collective(call, g, area * (one_node ? 1 : master ? 3 : 2), bases, 0);
     for (int s = 0; st == REACH_SUCCESS && s < 3; s++) {
         coll_t *c = gc->scope[s] = &gc->own[s];
