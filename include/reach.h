@@ -22,8 +22,7 @@ extern "C" {
 #define REACH_NORETURN
 #endif
 
-#define REACH_VERSION_MAJOR 0
-#define REACH_VERSION_MINOR 1
+#include "reach_version.h"   /* REACH_VERSION_MAJOR, _MINOR, _PATCH, _STRING */
 
 typedef enum reach_status {
     REACH_SUCCESS = 0,

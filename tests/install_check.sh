@@ -6,7 +6,10 @@
 # with mpicc, and through pkg-config with the plain C compiler (a Global
 # Arrays-style program, one that calls MPI_Init itself, and a Global Arrays
 # program linked with Debian's prebuilt Global Arrays, GA_LIBRARY in the
-# environment, whose ScaLAPACK is that of GA_MPI), and run on 2 processes; the shared libraries export only public names; the prefix
+# environment where the build found it, whose ScaLAPACK is that of GA_MPI),
+# and run on 2 processes; ARMCI's headers lie in a directory of their own;
+# the pkg-config files name a run path outside /usr and /usr/local only;
+# the shared libraries export only public names; the prefix
 # still works after it is moved, and the installed reach-bench (where
 # built) writes its report from another folder.
 set -e
@@ -20,8 +23,14 @@ prefix=$top/prefix
 fail() { echo "install_check: FAILED: $*"; exit 1; }
 run2() { exe=$1; shift; "$mpiexec" "$@" -n 2 "$exe"; }
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for h in reach.h reach_mpi.h armci.h armcix.h parmci.h message.h; do
+for h in reach.h reach_mpi.h reach_version.h reach/armci/armci.h reach/armci/armcix.h \
+         reach/armci/parmci.h reach/armci/message.h; do
   test -f "$prefix/include/$h" || fail "missing include/$h"
+done
+# ARMCI's headers have a directory of their own: none lies where Debian's
+# ARMCI-MPI puts its own (the prefix's include/).
+for h in armci.h armcix.h parmci.h message.h; do
+  test ! -e "$prefix/include/$h" || fail "include/$h would collide with ARMCI-MPI's"
 done
 libdir=$(ls -d "$prefix"/lib*/ | head -n 1)
 libdir=${libdir%/}
@@ -31,6 +40,17 @@ for f in libreach.so libreach.a libarmci.so libarmci.a pkgconfig/reach.pc pkgcon
 done
 
 "$prefix/bin/reach-info" >/dev/null || fail "the installed reach-info does not run"
+
+# The pkg-config files give the linker a run path to an install outside the
+# system's prefixes, and none to one in /usr (staged with DESTDIR).
+grep -q -- "-Wl,-rpath" "$libdir/pkgconfig/reach.pc" || fail "reach.pc has no run path in $prefix"
+DESTDIR=$top/staged cmake --install "$build" --prefix /usr >/dev/null
+for pc in reach armci; do
+  f=$(ls "$top"/staged/usr/lib*/pkgconfig/$pc.pc "$top"/staged/usr/lib/*/pkgconfig/$pc.pc 2>/dev/null | head -n 1)
+  test -n "$f" || fail "no $pc.pc staged for /usr"
+  ! grep -q -- "-Wl,-rpath" "$f" || fail "$f (installed into /usr) names a run path"
+done
+rm -rf "$top/staged"
 
 # find_package(reach): a reach.h program and an ARMCI program.
 cmake -S "$src/tests/consumer" -B "$top/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
@@ -46,9 +66,13 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig"
 "$mpicc" -o "$top/pc_armci" "$src/examples/armci_hello.c" $(pkg-config --cflags --libs armci)
 cc -o "$top/ga_only" "$src/tests/consumer/ga_only.c" $(pkg-config --cflags --libs armci)
 cc -o "$top/mpi_first" "$src/tests/consumer/mpi_first.c" $(pkg-config --cflags --libs armci)
-cc -o "$top/ga_basic" "$src/tests/consumer/ga_basic.c" "$GA_LIBRARY" $(pkg-config --cflags --libs armci) \
-   -lscalapack-"$GA_MPI" -llapack -lblas -lgfortran -lm
-for exe in "$top/pc_counter" "$top/pc_armci" "$top/ga_only" "$top/mpi_first" "$top/ga_basic"; do
+pc_programs="$top/pc_counter $top/pc_armci $top/ga_only $top/mpi_first"
+if [ -n "$GA_LIBRARY" ]; then   # where the build found Global Arrays
+  cc -o "$top/ga_basic" "$src/tests/consumer/ga_basic.c" "$GA_LIBRARY" $(pkg-config --cflags --libs armci) \
+     -lscalapack-"$GA_MPI" -llapack -lblas -lgfortran -lm
+  pc_programs="$pc_programs $top/ga_basic"
+fi
+for exe in $pc_programs; do
   run2 "$exe" "$@" || fail "$exe (pkg-config) does not run"
 done
 
