@@ -3,6 +3,10 @@
 # has nothing yet? Makes a clean Debian 12 root from Debian's packages
 # (mmdebstrap, minbase), copies this tree in (the files git tracks and the
 # new ones it does not ignore), and inside it, with a clean environment:
+# first, with only a compiler, CMake, MPICH and UCX installed, builds and
+# installs reach without tests, and with tests (Global Arrays' skipped,
+# said at configure) passes the smoke tier; then with libfabric added, a
+# build with libfabric as its only network passes it too; then it
 # runs scripts/install-deps.sh, builds as the README does, runs
 # `reach-bench --quick` into a results folder and checks its report and
 # plots, and runs a short but real subset of every test pass (default,
@@ -19,12 +23,12 @@ fail() { say "FAILED: $*" >&2; exit 1; }
 command -v mmdebstrap >/dev/null || fail "mmdebstrap is missing: run scripts/install-deps.sh first"
 git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || fail "$src is not a git checkout"
 
-# The tests of each pass run here: unit tests, puts/gets/accumulates and
-# ARMCI on one node and through UCX (shared memory and TCP), a Global Arrays
-# program and the ABI check against ARMCI-MPI's headers, the install
-# check, shared-memory clean-up (in a /dev/shm of its own, beside another
-# job's files), an exit without reach_finalize, the tools.
-subset='^([a-z_]+\.unit\.|(test_rma|test_armci|ga_basic)\.(mpi|net1)\.np2$|test_rma\.tcp\.|install\.|abi\.|test_shm_child\.mpi\.np4\.(normal|foreign)$|test_peer_loss\.mpi\.np4\.barrier\.exit$|reach-info\.serial\.np1$)'
+# The tests of each pass run here (of the quick tier): unit tests,
+# puts/gets/accumulates and ARMCI on one node and through UCX and libfabric,
+# a Global Arrays program and the ABI check against ARMCI-MPI's headers, the
+# install check, shared-memory clean-up (in a /dev/shm of its own, beside
+# another job's files) after kill -9, a rank killed in a barrier, the tools.
+subset='^([a-z_]+\.unit\.|(test_rma|test_armci|ga_basic)\.(mpi|net1)\.np2$|test_rma\.ofi1\.np2$|install\.|abi\.|test_shm_child\.mpi\.np4\.(normal|kill)$|test_peer_loss\.mpi\.np4\.barrier\.kill$|reach-info\.serial\.np1$)'
 
 start=$(date +%s)
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/reach-fresh.XXXXXX")
@@ -63,6 +67,32 @@ set -e
 cd /reach
 step() { echo "fresh-check: $1 took $(( $(date +%s) - t )) s"; t=$(date +%s); }
 t=$(date +%s)
+# A packager's machine: MPI and one network library, nothing for the tests.
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends build-essential cmake ninja-build pkg-config \
+    mpich libmpich-dev libucx-dev >/dev/null
+step "the packages of a build with MPICH and UCX only"
+cmake -S . -B /tmp/no-tests -G Ninja -DBUILD_TESTING=OFF >/dev/null
+cmake --build /tmp/no-tests >/dev/null
+cmake --install /tmp/no-tests --prefix /tmp/no-tests-prefix >/dev/null
+test -f /tmp/no-tests-prefix/include/reach.h
+cmake -S . -B /tmp/min -G Ninja >/tmp/min.log
+if ! grep -q "^-- Global Arrays not found" /tmp/min.log; then
+    cat /tmp/min.log
+    echo "fresh-check: FAILED: configure does not say that Global Arrays is missing"
+    exit 1
+fi
+cmake --build /tmp/min >/dev/null
+cmake --install /tmp/min --prefix /tmp/min-prefix >/dev/null
+ctest --test-dir /tmp/min -L '^smoke$' -j2 --output-on-failure --no-tests=error
+step "MPICH and UCX only: built, installed, with tests the smoke tier"
+apt-get install -y -qq --no-install-recommends libfabric-dev >/dev/null
+cmake -S . -B /tmp/min-ofi -G Ninja -DREACH_WITH_UCX=OFF >/dev/null
+cmake --build /tmp/min-ofi >/dev/null
+ctest --test-dir /tmp/min-ofi -L '^smoke$' -j2 --output-on-failure --no-tests=error
+step "libfabric as the only network: the smoke tier"
+rm -rf /tmp/no-tests /tmp/no-tests-prefix /tmp/min /tmp/min-prefix /tmp/min-ofi
 scripts/install-deps.sh
 step "scripts/install-deps.sh"
 cmake -S . -B build -G Ninja >/dev/null
@@ -86,7 +116,7 @@ for ga in ga-bench ga-bench-armci-mpi; do
     fi
 done
 step "ga-bench --quick, with reach and with ARMCI-MPI"
-scripts/test.sh -R "$1"
+scripts/test.sh -R "$1" default asan tsan openmpi
 step "the test subset"
 EOF_INSIDE
 

@@ -1,27 +1,36 @@
 #!/bin/sh
-# reach at scale (docs/scale.md): traces reach's protocols with reach-scale
-# (REACH_TRACE) at 2 to 64 processes, every rank its own node and nodes of
-# 4 and 16; calibrates this machine's network path; replays the traces,
-# checks the replay against the measured time at 2 processes, fits and
-# projects to 4096 nodes (tools/reach-project.py).
+# reach at scale: traces reach's protocols with reach-scale (REACH_TRACE) at
+# 2 to 64 processes, every rank its own node and nodes of 4 and 16;
+# calibrates this machine's network path; replays the traces, checks the
+# replay against the measured time at 2 processes, fits and projects to
+# 4096 nodes (tools/reach-project.py).
 #
-#   scripts/scale.sh [--short] [BUILD_DIR [OUT_DIR [DOC]]]
+#   scripts/scale.sh [--short | --docs] [BUILD_DIR [OUT_DIR [REPORT]]]
 #
 # BUILD_DIR holds reach-scale (default build); the traces go to OUT_DIR
-# (default BUILD_DIR/scale), the report to DOC (default docs/scale.md, its
-# plots in docs/scale/). --short: 3 iterations, runs at N = 2 and 64 (the
-# CI's default pass), the report beside the traces unless DOC is given.
+# (default BUILD_DIR/scale), the report to REPORT (default
+# reach-results/scale.md, its plots beside it in reach-results/scale/).
+# By default each workload runs 10 iterations (the main job, scripts/bench.sh).
+# --short: 3 iterations, runs at N = 2 and 64 only (the main job's --quick,
+# and the matrix's tool.reach-scale), the report beside the traces unless
+# REPORT is given. --docs: the reference run, 20 iterations, its report
+# docs/scale.md, the copy the documentation quotes: only on purpose.
 set -e
 here=$(cd "$(dirname "$0")/.." && pwd)
-short=0
-[ "$1" = --short ] && { short=1; shift; }
+mode=main
+case $1 in
+--short) mode=short; shift ;;
+--docs) mode=docs; shift ;;
+esac
 build=${1:-build}
 out=${2:-$build/scale}
-if [ $short = 1 ]; then
-    iters=3 runs="1:2 1:64 16:64" doc=${3:-$out/scale.md}
-else
-    iters=20 runs="1:2 1:4 1:8 1:16 1:32 1:64 4:8 4:16 4:32 4:64 16:32 16:64" doc=${3:-$here/docs/scale.md}
-fi
+all="1:2 1:4 1:8 1:16 1:32 1:64 4:8 4:16 4:32 4:64 16:32 16:64"
+case $mode in
+short) iters=3 runs="1:2 1:64 16:64" doc=${3:-$out/scale.md} ;;
+docs) iters=20 runs=$all doc=${3:-$here/docs/scale.md} ;;
+main) iters=10 runs=$all doc=${3:-reach-results/scale.md} ;;
+esac
+mkdir -p "$(dirname "$doc")"
 mpiexec=${MPIEXEC:-mpiexec}
 rm -rf "$out"
 mkdir -p "$out"
