@@ -1,11 +1,11 @@
-/* Paper 000's evaluation: the GA_Sync test (Figure 7) and the lock test
- * (Figures 8-10). */
+/* Buntinas03's evaluation (docs/references.md): the GA_Sync test
+ * (Figure 7) and the lock test (Figures 8-10). */
 #include "harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Paper 000, Figure 7 (the GA_Sync test): every rank writes GA_BYTES into
+/* Buntinas03, Figure 7 (the GA_Sync test): every rank writes GA_BYTES into
  * the block of a distributed array owned by every other rank, all meet in
  * MPI_Barrier (untimed, so that skew is not timed), then the sync alone is
  * timed: reach_barrier under each algorithm; Global Arrays' GA_Sync as
@@ -42,7 +42,7 @@ void bench_ga_sync(void)
     MPI_Win_lock_all(0, win);
     if (B.me == 0)
         printf("\nGA_Sync: every rank writes %d bytes into every other rank, then the sync "
-               "(paper 000, Fig. 7; us per sync, median of %d; %d processes%s)\n%-22s %10s %10s %12s\n",
+               "(Buntinas03, Fig. 7; us per sync, median of %d; %d processes%s)\n%-22s %10s %10s %12s\n",
                GA_BYTES, B.samples, B.np, B.np > B.cores ? ", more than cores" : "", "sync", "us",
                "x combined", "msgs/process");
     double med[NKINDS + 1], msgs[NKINDS + 1], us[MAX_SAMPLES];
@@ -112,11 +112,11 @@ void bench_ga_sync(void)
         reach_abort(1, "reach-bench: reach_set_barrier failed");
 }
 
-/* Paper 000, Figures 8-10: P processes repeatedly request and release one
+/* Buntinas03, Figures 8-10: P processes repeatedly request and release one
  * lock hosted by rank 0, each for LOCK_SECONDS; the time to request and
  * acquire, the time to release, and both, per lock+unlock averaged over the
- * processes (a sample), for every lock algorithm (paper 001's ticket lock
- * beside paper 000's two), with MPI-3's exclusive window lock as the
+ * processes (a sample), for every lock algorithm (Zhang04's ticket lock
+ * beside Buntinas03's two), with MPI-3's exclusive window lock as the
  * baseline where the job fits the cores. With P = 1 the paper averages
  * the lock on the process itself and on another; so does this (rank 0,
  * then rank 1). Messages: all that the job sent (requests, answers,
@@ -186,7 +186,7 @@ void bench_locks(void)
     void *wbase;
     MPI_Win_allocate(16, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &wbase, &win);
     if (B.me == 0)
-        printf("\nlocks: P processes request and release one lock on rank 0 (paper 000, Figs. 8-10; "
+        printf("\nlocks: P processes request and release one lock on rank 0 (Buntinas03, Figs. 8-10; "
                "us, median of %d)\n%-3s %-7s %10s %10s %10s %8s %10s\n", B.samples, "P", "lock",
                "acquire", "release", "both", "x mcs", "msgs/lock");
     for (int p = 1; p <= B.np; p = p < B.np && 2 * p > B.np ? B.np : 2 * p) {

@@ -1,5 +1,5 @@
-/* Atomic operations and the synchronization built on them (paper 001's
- * subject): fetch-and-add, an uncontended mutex and the barrier, against
+/* Atomic operations and the synchronization built on them (Zhang04's
+ * subject, docs/references.md): fetch-and-add, an uncontended mutex and the barrier, against
  * MPI-3's equivalents. */
 #include "harness.h"
 

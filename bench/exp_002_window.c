@@ -1,18 +1,18 @@
-/* Paper 002's evaluation: window epochs (Figure 3), sender-side (Figures
- * 4-5) and receiver-side (Figure 6) overlap, and the blocked LU (Figures
- * 7-8). */
+/* Santhanaraman08's evaluation (docs/references.md): window epochs
+ * (Figure 3), sender-side (Figures 4-5) and receiver-side (Figure 6)
+ * overlap, and the blocked LU (Figures 7-8). */
 #include "harness.h"
 #include "lu_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Paper 002, Figure 3: the latency of an epoch — lock (exclusive), one put
- * or get of a size, unlock — on rank 1's window, with reach's operations
+/* Santhanaraman08, Figure 3: the latency of an epoch — lock (exclusive), one
+ * put or get of a size, unlock — on rank 1's window, with reach's operations
  * issued at once (direct) or held until unlock (deferred), and MPI-3's
- * (MPI_Win_lock / MPI_Put or MPI_Get / MPI_Win_unlock on the pair's
- * window) where the job fits the cores; median of the samples (a sample:
- * the mean of WIN_ITERS epochs). */
+ * (MPI_Win_lock / MPI_Put or MPI_Get / MPI_Win_unlock on the pair's window)
+ * where the job fits the cores; median of the samples (a sample: the mean of
+ * WIN_ITERS epochs). */
 #define WIN_ITERS 50
 
 /* The implementations of a window epoch: reach's two modes, then MPI-3's,
@@ -117,7 +117,7 @@ void bench_win_latency(void)
     const double none[3] = {0, 0, 0};
     win_pair_create(B.max_size, w);
     if (B.me == 0)
-        printf("\nwindow epochs on rank 1: lock (exclusive) + one operation + unlock (paper 002, Fig. 3; "
+        printf("\nwindow epochs on rank 1: lock (exclusive) + one operation + unlock (Santhanaraman08, Fig. 3; "
                "us, median of %d)\n%10s %12s %12s %12s %12s %12s %12s\n", B.samples, "bytes", "put direct",
                "put deferred", "put MPI-3", "get direct", "get deferred", "get MPI-3");
     for (size_t size = 8; size <= B.max_size; size *= 4) {
@@ -138,8 +138,8 @@ void bench_win_latency(void)
     win_pair_free(w);
 }
 
-/* Paper 002, Figures 4 and 5: sender-side overlap. An epoch on rank 1's
- * window — lock, one put, c microseconds of computation, unlock — where c
+/* Santhanaraman08, Figures 4 and 5: sender-side overlap. An epoch on rank
+ * 1's window — lock, one put, c microseconds of computation, unlock — where c
  * is a share of the epoch's own time without computation (t0). The
  * overlap is the part of t0 hidden behind the computation,
  * (t0 + c - t) / t0, and t the total time. */
@@ -151,7 +151,7 @@ void bench_win_overlap(void)
     size_t wsize = B.max_size < sizes[2] ? B.max_size : sizes[2];
     win_pair_create(wsize, w);
     if (B.me == 0)
-        printf("\nsender-side overlap: lock + put + computation + unlock on rank 1 (paper 002, Figs. 4-5; "
+        printf("\nsender-side overlap: lock + put + computation + unlock on rank 1 (Santhanaraman08, Figs. 4-5; "
                "us, median of %d; computation as a share of t0)\n%10s %-9s %9s %19s %19s %19s\n",
                B.samples, "bytes", "impl", "t0", "50%: t  overlap", "100%: t  overlap",
                "200%: t  overlap");
@@ -179,8 +179,8 @@ void bench_win_overlap(void)
     win_pair_free(w);
 }
 
-/* Paper 002, Figure 6: receiver-side overlap. Rank 1 does a fixed amount
- * of computation (about 20 ms alone) while origins run lock (shared) +
+/* Santhanaraman08, Figure 6: receiver-side overlap. Rank 1 does a fixed
+ * amount of computation (about 20 ms alone) while origins run lock (shared) +
  * get of a size + unlock on its window without pause; the figure is the
  * target's time, which grows with what the epochs take from it (its
  * server thread's work, and its core), beside the epochs the origins ran
@@ -271,7 +271,7 @@ void bench_win_receiver(void)
     if (B.me == 0) {
         json_values("target alone", "local", 0, 0, "ms", alone, ms, B.samples);
         printf("\nreceiver-side overlap: rank 1 computes %.1f ms alone while origins run lock (shared) + "
-               "get + unlock on its window (paper 002, Fig. 6; ms, median of %d; x: against alone)\n"
+               "get + unlock on its window (Santhanaraman08, Fig. 6; ms, median of %d; x: against alone)\n"
                "%-7s %10s %-9s %10s %6s %8s\n", alone, B.samples, "origins", "bytes", "impl", "target",
                "x", "epochs");
     }
@@ -302,7 +302,7 @@ void bench_win_receiver(void)
     free(flags);
 }
 
-/* Paper 002, Figures 7 and 8: the blocked LU (examples/lu_kernel.c) on
+/* Santhanaraman08, Figures 7 and 8: the blocked LU (examples/lu_kernel.c) on
  * 1, 2, 4 ... processes of the job, its blocks fetched with exclusive
  * lock / get / unlock — reach's in both modes, and MPI-3's where the job
  * fits the cores: the time (median of up to 5 runs) and the breakdown of
@@ -317,7 +317,7 @@ void bench_lu(void)
     int runs = B.samples < RUNS ? B.samples : RUNS;
     mpi_end_lock_all();
     if (B.me == 0)
-        printf("\nLU n=%d b=%d, blocks by exclusive lock/get/unlock (paper 002, Figs. 7-8; ms, median of "
+        printf("\nLU n=%d b=%d, blocks by exclusive lock/get/unlock (Santhanaraman08, Figs. 7-8; ms, median of "
                "%d runs; breakdown of the median run)\n%-3s %-9s %9s %8s %8s %8s %8s %8s %8s\n",
                LU_N, LU_B, runs, "P", "impl", "time", "lock", "get", "unlock", "barrier", "compute",
                "x direct");

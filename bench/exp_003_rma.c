@@ -1,6 +1,6 @@
-/* Paper 003's operations: contiguous put, get and accumulate against
- * MPI-3 RMA and the local work, and strided transfers against contiguous
- * ones. */
+/* Nieplocha02's operations (docs/references.md): contiguous put, get and
+ * accumulate against MPI-3 RMA and the local work, and strided transfers
+ * against contiguous ones. */
 #include "harness.h"
 
 #include <stdio.h>

@@ -43,7 +43,8 @@
  *   mpiexec -n 2 build/ga-bench [--out DIR] [--quick] [--impl NAME]
  *   mpiexec -n 2 build/ga-bench-armci-mpi [--out DIR] [--quick]
  * and with --network, the same through the network path: reach with every
- * process its own node (UCX), ARMCI-MPI with MPICH's network module
+ * process its own node (its network backend: UCX where the build has it,
+ * else libfabric; REACH_NETWORK), ARMCI-MPI with MPICH's network module
  * between its processes (MPIR_CVAR_NOLOCAL), results named IMPL-net.
  * Rank 0 prints a table and writes every sample to DIR/ga-np<N>-<impl,
  * lowercased, other than letters and digits as '-'>.json (reach-bench's

@@ -82,13 +82,14 @@ void progress(const char *fmt, ...);
 void experiment_begin(const struct experiment *x, const char *out);
 void experiment_end(void);
 
-/* The experiments, one file per paper. */
-/* exp_000_sync.c: paper 000's GA_Sync test and lock test. */
+/* The experiments, one file per paper (the papers' short names are
+ * docs/references.md's). */
+/* exp_000_sync.c: Buntinas03's GA_Sync test and lock test. */
 void bench_ga_sync(void);
 void bench_locks(void);
 /* exp_001_amo.c: fetch-and-add, lock+unlock and barrier against MPI-3. */
 void bench_sync(void);
-/* exp_002_window.c: paper 002's window epochs, overlap and LU. */
+/* exp_002_window.c: Santhanaraman08's window epochs, overlap and LU. */
 void bench_win_latency(void);
 void bench_win_overlap(void);
 void bench_win_receiver(void);

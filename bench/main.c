@@ -16,7 +16,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-/* The experiments, in the order they run; --only names a subset. Each
+/* The experiments, in the order they run; --only names a subset. The
+ * figure names a paper by its short name (docs/references.md). Each
  * writes <out>/<name>-np<processes>.json: what it is, the machine and
  * environment, the machine's load before and after, and every sample of
  * every point (series, implementation, x). The plot says how reach-report
@@ -25,22 +26,22 @@ static const struct experiment experiments[] = {
     {"networks", NULL, "The network backends over TCP: 8 B and 64 KiB operations", "", "bytes", "bars"},
     {"transfer", bench_transfers, "Contiguous put, get and accumulate against MPI-3 RMA", "", "bytes",
      "loglog"},
-    {"strided", bench_strided, "Strided against contiguous transfers of the same total", "paper 003",
+    {"strided", bench_strided, "Strided against contiguous transfers of the same total", "Nieplocha02",
      "run bytes", "strided"},
     {"nb_overlap", bench_nb_overlap, "Non-blocking get and put: computation while the transfer is in flight",
      "", "computation, % of the transfer", "overlap"},
     {"sync", bench_sync, "Fetch-and-add, lock+unlock and barrier against MPI-3", "", "", "bars"},
     {"ga_sync", bench_ga_sync, "GA_Sync: writes to every rank, then fence + barrier",
-     "paper 000, Fig. 7", "", "bars"},
-    {"locks", bench_locks, "P processes lock and unlock one lock on rank 0", "paper 000, Figs. 8-10",
+     "Buntinas03, Fig. 7", "", "bars"},
+    {"locks", bench_locks, "P processes lock and unlock one lock on rank 0", "Buntinas03, Figs. 8-10",
      "processes", "lines"},
     {"win_latency", bench_win_latency, "Window epoch: lock + one put or get + unlock",
-     "paper 002, Fig. 3", "bytes", "loglog"},
+     "Santhanaraman08, Fig. 3", "bytes", "loglog"},
     {"win_overlap", bench_win_overlap, "Sender-side overlap: computation inside the epoch",
-     "paper 002, Figs. 4-5", "computation, % of the epoch", "overlap"},
+     "Santhanaraman08, Figs. 4-5", "computation, % of the epoch", "overlap"},
     {"win_receiver", bench_win_receiver, "Receiver-side overlap: the target computes while origins work",
-     "paper 002, Fig. 6", "bytes", "receiver"},
-    {"lu", bench_lu, "Blocked LU over a window, blocks by lock/get/unlock", "paper 002, Figs. 7-8",
+     "Santhanaraman08, Fig. 6", "bytes", "receiver"},
+    {"lu", bench_lu, "Blocked LU over a window, blocks by lock/get/unlock", "Santhanaraman08, Figs. 7-8",
      "processes", "stacked"},
 };
 enum { NEXPERIMENTS = sizeof experiments / sizeof experiments[0] };

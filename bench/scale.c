@@ -3,12 +3,13 @@
  * between the marks "begin NAME" and "end NAME" on every rank:
  *
  *   barrier:ALG   reach_barrier under each barrier algorithm
- *   ga_sync:ALG   paper 000's GA_Sync test: every rank puts GA_BYTES into
- *                 every other, then reach_barrier, under each algorithm
+ *   ga_sync:ALG   Buntinas03's GA_Sync test (docs/references.md): every
+ *                 rank puts GA_BYTES into every other, then reach_barrier,
+ *                 under each algorithm
  *   lock:ALG      every rank locks and unlocks mutex 0 of rank 0, contended,
  *                 under each lock algorithm
  *   epoch:MODE    an exclusive window epoch with one 8 B put at the next
- *                 rank, direct or deferred (paper 002)
+ *                 rank, direct or deferred (Santhanaraman08)
  *   lu:MODE       the blocked LU (examples/lu_kernel.c) in that mode
  *
  * The trace goes to OUT (REACH_TRACE); with --untraced, no trace is made,

@@ -1,6 +1,7 @@
 /* Blocked dense LU factorization over a reach window (lu_kernel.c): the
  * blocks that a step needs from other ranks are fetched with lock
- * (exclusive) / get / unlock, as in paper 002's SPLASH LU.
+ * (exclusive) / get / unlock, as in Santhanaraman08's SPLASH LU
+ * (docs/references.md).
  *
  * Run: mpiexec -n 4 ./lu [n] [b] [mpi3]   (REACH_WIN_SYNC=direct or deferred;
  *      mpi3: MPI-3's window epochs instead of reach's)

@@ -1,14 +1,14 @@
-/* Blocked dense LU factorization (SPLASH-2 LU, as in paper 002) over a
- * reach window: the n x n matrix is cut into b x b blocks distributed
- * 2-D block-cyclically over a pr x pc process grid; each step k factors
- * the diagonal block, then the perimeter blocks of row and column k with
- * it, then updates the interior. Blocks owned elsewhere are fetched with
- * lock (exclusive, as in the paper) / get / unlock — reach's window
- * epochs, or MPI-3's (MPI_Win_lock / MPI_Get / MPI_Win_unlock, with
- * MPI_Barrier between the steps) as the baseline. No pivoting: the matrix
- * is diagonally dominant. At the end rank 0 gathers L and U and
- * checks the residual max|A - LU| / max|A|. Used by examples/lu and by
- * reach-bench (paper 002, Figs. 7-8). */
+/* Blocked dense LU factorization (SPLASH-2 LU, as in Santhanaraman08;
+ * docs/references.md) over a reach window: the n x n matrix is cut into
+ * b x b blocks distributed 2-D block-cyclically over a pr x pc process grid;
+ * each step k factors the diagonal block, then the perimeter blocks of row
+ * and column k with it, then updates the interior. Blocks owned elsewhere
+ * are fetched with lock (exclusive, as in the paper) / get / unlock —
+ * reach's window epochs, or MPI-3's (MPI_Win_lock / MPI_Get /
+ * MPI_Win_unlock, with MPI_Barrier between the steps) as the baseline. No
+ * pivoting: the matrix is diagonally dominant. At the end rank 0 gathers L
+ * and U and checks the residual max|A - LU| / max|A|. Used by examples/lu
+ * and by reach-bench (Santhanaraman08, Figs. 7-8). */
 #include "lu_kernel.h"
 
 #include <mpi.h>

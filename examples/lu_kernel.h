@@ -1,5 +1,5 @@
 /* The blocked LU of examples/lu, as a function for the example and for
- * reach-bench (paper 002, Figs. 7-8). */
+ * reach-bench (Santhanaraman08, Figs. 7-8; docs/references.md). */
 #ifndef REACH_LU_KERNEL_H
 #define REACH_LU_KERNEL_H
 

@@ -209,10 +209,11 @@ REACH_API int reach_fence_all(void);
 REACH_API int reach_barrier(void);
 /* Collective: chooses reach_barrier's algorithm from now on, as
  * REACH_BARRIER names it: "fence+dissemination" (fence every rank written
- * to, then a dissemination barrier), "combined" (paper 000: no fences,
- * counts of writes exchanged in ceil(log2 N) rounds; best when ranks write
- * to many others), "tree" or "counter" (paper 001: one add at a counter
- * on rank 0, the release pushed back). Every rank passes the same name. */
+ * to, then a dissemination barrier), "combined" (Buntinas03, cited in
+ * docs/references.md: no fences, counts of writes exchanged in
+ * ceil(log2 N) rounds; best when ranks write to many others), "tree" or
+ * "counter" (Zhang04: one add at a counter on rank 0, the release pushed
+ * back). Every rank passes the same name. */
 REACH_API int reach_set_barrier(const char *algorithm);
 
 /* Notification: completes this process's operations to rank, then counts
@@ -315,16 +316,16 @@ REACH_API int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *a
 REACH_API int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank);
 /* Not collective: chooses the lock algorithm of mutex sets created from
  * now on (those created before keep theirs; a set's members must have
- * chosen the same): "mcs" (paper 000's queue lock over remote
- * swap and compare-and-swap), "ticket" (paper 001: a fetch-and-add at the
- * lock's home, the turn pushed to the waiter) or "hybrid" (paper 000's
+ * chosen the same): "mcs" (Buntinas03's queue lock over remote
+ * swap and compare-and-swap), "ticket" (Zhang04: a fetch-and-add at the
+ * lock's home, the turn pushed to the waiter) or "hybrid" (Buntinas03's
  * baseline: ticket lock on the node, the lock's server queues requests
  * from other nodes). REACH_LOCK sets the first choice. All are FIFO. */
 REACH_API int reach_set_lock(const char *algorithm);
 
 /* ---- notifying counters --------------------------------------------------- */
 
-/* A 64-bit counter at a home rank (paper 001's memory-side atomics): adds
+/* A 64-bit counter at a home rank (Zhang04's memory-side atomics): adds
  * run at the home (a CPU atomic from the home's node, its server from
  * another), and a waiter is pushed the value once the counter reaches what
  * it waits for; nobody polls across the network. Waits compare signed:
@@ -343,13 +344,13 @@ REACH_API int reach_counter_add(reach_counter_t *counter, int64_t add, int64_t *
  * that ended the wait. */
 REACH_API int reach_counter_wait(reach_counter_t *counter, int64_t value, int64_t *now);
 /* Adds add, then waits until the counter reaches test: one message to a
- * home on another node, one pushed back (paper 001's add with a test
+ * home on another node, one pushed back (Zhang04's add with a test
  * value; a barrier is add 1, test N x round). */
 REACH_API int reach_counter_add_wait(reach_counter_t *counter, int64_t add, int64_t test,
                                      int64_t *now);
 REACH_API int reach_counter_read(reach_counter_t *counter, int64_t *now);
 
-/* ---- windows: passive-target epochs (paper 002) -------------------------- */
+/* ---- windows: passive-target epochs (Santhanaraman08) ------------------- */
 
 /* A window: one range of reach memory per rank, reached by displacement
  * from that rank's base. Operations on a rank's window happen inside a
@@ -360,9 +361,10 @@ REACH_API int reach_counter_read(reach_counter_t *counter, int64_t *now);
  * excludes everyone; a waiting exclusive locker holds back new shared ones
  * (writers are not starved); a contended locker backs off. With
  * REACH_WIN_SYNC=direct (default) operations are issued at once and
- * complete at unlock or flush; with deferred (paper 002's baseline) they
- * wait at the origin and travel with the lock and the release at unlock
- * (a get's data arrives then, or at a flush, which takes the lock early). */
+ * complete at unlock or flush; with deferred (Santhanaraman08's baseline)
+ * they wait at the origin and travel with the lock and the release at
+ * unlock (a get's data arrives then, or at a flush, which takes the lock
+ * early). */
 typedef struct reach_win reach_win_t;
 enum { REACH_LOCK_SHARED = 1, REACH_LOCK_EXCLUSIVE = 2 };
 /* Collective: a window over [base, base + bytes) of this rank's reach
@@ -481,8 +483,9 @@ REACH_API void reach_config_print(void);
  * then fails), else REACH_SUCCESS. reach_init makes the same check and
  * prints these lines once per job. Works before reach_init. */
 REACH_API int reach_config_check(void);
-/* The transports of this build: shared memory within a node, UCX (with the
- * version of the UCX library in use) between nodes. */
+/* The transports of this build: shared memory within a node, and between
+ * nodes the network backend in force, UCX or libfabric (REACH_NETWORK),
+ * with the version of its library and the backends this build has. */
 REACH_API const char *reach_transports(void);
 
 #ifdef __cplusplus

@@ -19,7 +19,9 @@ static void usage(void)
            "  or choices, default, meaning), the user guide's copy of it.\n"
            "  --topology (run under mpiexec, e.g. mpiexec -n 4 reach-info --topology)\n"
            "  prints instead how many ranks run on how many nodes, each rank's node, and\n"
-           "  how rank 0 reaches it (self, shm or net).\n");
+           "  how rank 0 reaches it (self, shm or net).\n"
+           "  Buntinas03, Zhang04 and Santhanaraman08 in the help are the papers the\n"
+           "  algorithms come from, cited in full in reach's docs/references.md.\n");
 }
 
 /* A cell's text: "|" would end the cell. */

@@ -2,7 +2,9 @@
  * the variables that name an algorithm (CONFIG_<TYPE>_CHOICES). Macros
  * only: config.h makes the config struct and the choices' enums of them,
  * config.c the parsers and the lists of choices for messages, reach-info
- * --markdown the guide's table. */
+ * --markdown the guide's table. The help names papers by their short
+ * names (Buntinas03, Zhang04, Santhanaraman08), cited in
+ * docs/references.md. */
 #ifndef REACH_BASE_CONFIG_TABLE_H
 #define REACH_BASE_CONFIG_TABLE_H
 
@@ -61,13 +63,13 @@
     X(get_write, "REACH_GET_WRITE", SIZE, "64k",                                   \
       "non-blocking gets of at least this many bytes from a rank of another node on this machine are written into place by that rank's server while the caller computes (0: never; between machines always the network's get)") \
     X(barrier, "REACH_BARRIER", BARRIER, "combined",                                 \
-      "reach_barrier's (and ARMCI_Barrier's) algorithm across nodes: fence+dissemination, combined (paper 000), tree, counter (paper 001)") \
+      "reach_barrier's (and ARMCI_Barrier's) algorithm across nodes: fence+dissemination, combined (Buntinas03), tree, counter (Zhang04)") \
     X(barrier_radix, "REACH_BARRIER_RADIX", UINT, "4",                               \
       "children per process of the tree barrier (2 or more)")                        \
     X(lock, "REACH_LOCK", LOCK, "mcs",                                               \
-      "mutexes' algorithm: mcs (paper 000's queue lock), ticket (paper 001), hybrid (paper 000's baseline)") \
+      "mutexes' algorithm: mcs (Buntinas03's queue lock), ticket (Zhang04), hybrid (Buntinas03's baseline)") \
     X(win_sync, "REACH_WIN_SYNC", WINSYNC, "direct",                                 \
-      "windows' epochs: direct (operations issued at once, paper 002) or deferred (lock, operations and unlock sent together at unlock, the paper's baseline)") \
+      "windows' epochs: direct (operations issued at once, Santhanaraman08) or deferred (lock, operations and unlock sent together at unlock, the paper's baseline)") \
     X(network, "REACH_NETWORK", NETWORK, "auto",                                    \
       "the network backend between nodes: ucx, ofi (libfabric), auto (ucx where this build has it, else ofi)") \
     X(ofi_provider, "REACH_OFI_PROVIDER", STRING, "",                                \

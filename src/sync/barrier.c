@@ -1,12 +1,13 @@
 /* ARMCI_Barrier: every write issued before it is complete everywhere after
- * it, and nobody leaves before everyone arrived. REACH_BARRIER chooses how:
+ * it, and nobody leaves before everyone arrived. REACH_BARRIER chooses how
+ * (the papers are cited in docs/references.md):
  *
- * fence+dissemination  the baseline of paper 000: an all-fence (one fence
+ * fence+dissemination  the baseline of Buntinas03: an all-fence (one fence
  *   request to every rank written to, all at once, and their answers), then
  *   a barrier: the node's processes meet in shared memory, the node
  *   leaders in a dissemination barrier (ceil(log2 nodes) rounds of one
  *   message), then the node again.
- * combined  paper 000's ARMCI_Barrier: no fence. Each process knows how
+ * combined  Buntinas03's ARMCI_Barrier: no fence. Each process knows how
  *   many writes it sent to each rank (op_init) and its server counts the
  *   writes it completed (op_done). The op_init arrays are combined so that
  *   each process learns how many writes were sent to it, in ceil(log2 N)
@@ -15,7 +16,7 @@
  * tree  for comparison: an all-fence, then a combining tree of radix
  *   REACH_BARRIER_RADIX over the ranks: arrivals climb to rank 0, the
  *   release comes back down.
- * counter  paper 001's barrier: an all-fence, then every process adds one
+ * counter  Zhang04's barrier: an all-fence, then every process adds one
  *   to a counter at rank 0 with the test value N x round; the home pushes
  *   the release when the count is reached (a futex wake on its node, one
  *   message to each process on another).

@@ -1,9 +1,9 @@
-/* Notifying counters (paper 001's memory-side atomics with a test value):
- * a counter lives at its home rank, every operation on it runs there — a
- * CPU atomic from a process of the home's node, the home's server thread
- * for a process on another node — and the home pushes the value to a
- * waiter once the counter reaches what it waits for. Waiters on the
- * home's node sleep on the counter's own waitword; a waiter on another
+/* Notifying counters (Zhang04's memory-side atomics with a test value;
+ * docs/references.md): a counter lives at its home rank, every operation on
+ * it runs there — a CPU atomic from a process of the home's node, the home's
+ * server thread for a process on another node — and the home pushes the
+ * value to a waiter once the counter reaches what it waits for. Waiters on
+ * the home's node sleep on the counter's own waitword; a waiter on another
  * node registers at the home (one slot per rank) and waits for the one
  * message the home then sends it (a push, transport/am).
  *
@@ -68,7 +68,7 @@ static inline ctr_home_t *ctr_lock_served(ctr_home_t *taken)
     return (ctr_home_t *)(void *)((char *)taken + ctr_home_size());
 }
 /* Takes a ticket for rank (on another node) and registers it as waiting
- * for its turn: paper 000's lock request served at the lock's server. */
+ * for its turn: Buntinas03's lock request served at the lock's server. */
 void ctr_lock_request(ctr_home_t *taken, int rank, ctr_push_fn push) REACH_HIDDEN;
 /* Takes the next ticket only if it is served at once; 1 if taken. */
 int ctr_lock_try(ctr_home_t *taken) REACH_HIDDEN;
@@ -95,7 +95,7 @@ static inline void ctr_ref_init(ctr_ref_t *ref, int home, uintptr_t base)
     ref->raddr = base;
 }
 /* A ticket lock's turn for this process, taken and awaited at the lock's
- * home in one request (paper 000's lock request at the lock's server);
+ * home in one request (Buntinas03's lock request at the lock's server);
  * taken is the lock's first counter, on another node. */
 void ctr_lock_at_home(const ctr_ref_t *taken) REACH_HIDDEN;
 /* ctr_lock_try at the lock's home, on this node or another. */

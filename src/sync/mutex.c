@@ -1,9 +1,9 @@
 /* Mutexes, by one of three algorithms chosen per set (REACH_LOCK,
- * reach_set_lock):
+ * reach_set_lock; the papers are cited in docs/references.md):
  *
- * mcs  paper 000's software queuing lock (mutex_mcs.h).
- * ticket  paper 001's ticket lock over two counters (mutex_ticket.h).
- * hybrid  paper 000's baseline, ARMCI's original lock (mutex_ticket.h). */
+ * mcs  Buntinas03's software queuing lock (mutex_mcs.h).
+ * ticket  Zhang04's ticket lock over two counters (mutex_ticket.h).
+ * hybrid  Buntinas03's baseline, ARMCI's original lock (mutex_ticket.h). */
 #include "sync/mutex_mcs.h"
 #include "sync/mutex_ticket.h"
 #include "base/arena.h"

@@ -1,4 +1,5 @@
-/* The mcs mutex, paper 000's software queuing lock. The lock word holds
+/* The mcs mutex, Buntinas03's software queuing lock (docs/references.md).
+ * The lock word holds
  * the tail of a queue of waiting processes, as (rank + 1) << 32 |
  * generation << 6 | queue-node slot; each waiter sleeps on its own queue
  * node and is woken by its predecessor, so the lock passes in FIFO order

@@ -1,9 +1,9 @@
 /* The ticket and hybrid mutexes:
  *
- * ticket  paper 001: two counters at the lock's home (sync/counter.h),
+ * ticket  Zhang04 (docs/references.md): two counters at the lock's home (sync/counter.h),
  *   tickets taken and tickets served; a fetch-and-add takes a ticket, the
  *   home pushes the turn to the waiter, release adds one to served.
- * hybrid  paper 000's baseline (ARMCI's original lock): the same ticket
+ * hybrid  Buntinas03's baseline (ARMCI's original lock): the same ticket
  *   lock for processes of the lock's node; a process on another node sends
  *   one request to the lock's server, which takes a ticket on its behalf
  *   and answers when its turn comes.

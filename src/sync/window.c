@@ -1,13 +1,13 @@
-/* Windows with passive-target epochs (paper 002), one-sided in both lock
- * modes: each rank's window has a 64-bit lock word in its arena
- * (window_lock.h).
+/* Windows with passive-target epochs (Santhanaraman08, docs/references.md),
+ * one-sided in both lock modes: each rank's window has a 64-bit lock word
+ * in its arena (window_lock.h).
  *
  * REACH_WIN_SYNC chooses, per window at its creation, how an epoch's
  * operations travel:
  *
- * direct  (paper 002) the lock is taken at reach_win_lock; operations are
- *   issued at once (at the window's base plus the displacement) and
- *   complete at unlock or flush (a fence).
+ * direct  (Santhanaraman08) the lock is taken at reach_win_lock;
+ *   operations are issued at once (at the window's base plus the
+ *   displacement) and complete at unlock or flush (a fence).
  * deferred  (the paper's baseline) nothing leaves the origin before
  *   unlock: operations are queued (puts and accumulates copied), and at
  *   unlock the lock, the operations and the release go together — to the

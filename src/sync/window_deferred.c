@@ -1,5 +1,5 @@
-/* Deferred window epochs (paper 002's baseline): nothing leaves the
- * origin before unlock. Operations are queued (puts and accumulates
+/* Deferred window epochs (Santhanaraman08's baseline, docs/references.md):
+ * nothing leaves the origin before unlock. Operations are queued (puts and accumulates
  * copied) in one message: a win_epoch_t, then per operation a win_op_t and
  * its data. At unlock (or flush) the lock, the operations and the release
  * go together: on the node the origin does the three steps itself; to

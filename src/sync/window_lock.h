@@ -1,5 +1,5 @@
-/* The window lock word (paper 002, one-sided in both modes): a 64-bit
- * word in the target's arena,
+/* The window lock word (Santhanaraman08, docs/references.md; one-sided in
+ * both modes): a 64-bit word in the target's arena,
  *
  *   bits  0..31  shared holders
  *   bit  32      exclusive holder

@@ -1,12 +1,13 @@
 /* reach's protocol to ranks on other nodes, over any network backend
- * (transport/net.h): paper 003's client-server protocol. Writes
- * (put, accumulate, packed strided and vector chunks) are active messages
- * to the target's server thread, which applies them to its own arena with
- * the code the node uses (transport/shm), under the same stripe locks: one
- * atomicity domain. Gets read the target's memory through the network.
- * Writes are counted, not answered (paper 000's op_init and op_done), and a
- * fence asks the target to answer once it has completed them. The layers
- * above reach this only through core/rma.h.
+ * (transport/net.h): Nieplocha02's client-server protocol (the papers' short
+ * names are docs/references.md's). Writes (put, accumulate, packed strided
+ * and vector chunks) are active messages to the target's server thread,
+ * which applies them to its own arena with the code the node uses
+ * (transport/shm), under the same stripe locks: one atomicity domain. Gets
+ * read the target's memory through the network. Writes are counted, not
+ * answered (Buntinas03's op_init and op_done), and a fence asks the target
+ * to answer once it has completed them. The layers above reach this only
+ * through core/rma.h.
  *
  * Every call to a rank is blocking unless said: it returns when local
  * buffers may be reused (a get: with the data); a write is complete at the
@@ -118,7 +119,7 @@ void am_push(int rank, int64_t value) REACH_HIDDEN;
 void am_server_push(int rank, int64_t value) REACH_HIDDEN;
 int64_t am_wait_push(void) REACH_HIDDEN;
 
-/* Paper 000's op_init and op_done: writes sent to rank since start-up,
+/* Buntinas03's op_init and op_done: writes sent to rank since start-up,
  * and waiting until this process has completed `count` writes from all
  * origins (both modulo 2^32). */
 uint32_t am_sent_to(int rank) REACH_HIDDEN;

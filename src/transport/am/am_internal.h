@@ -17,7 +17,8 @@ enum {
 /* Requests that write and return nothing (puts, accumulates, counted
  * handler calls) are "counted": no reply, but the origin counts those it
  * sent to each target and the target's server counts those it completed
- * from each origin (paper 000's op_init and op_done). A fence sends the
+ * from each origin (Buntinas03's op_init and op_done; docs/references.md).
+ * A fence sends the
  * origin's count and the server replies once it has completed that many;
  * the combined barrier compares the same counts without any fence
  * message. Requests that return something are answered. Signals (word

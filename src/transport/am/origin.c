@@ -265,8 +265,8 @@ void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
 
 /* The next request to rank (any kind, which keeps location consistency),
  * a flush or flush_local waits for the send. Meanwhile the target's server
- * takes a rendezvous' data while the origin computes: paper 002's
- * sender-side overlap. */
+ * takes a rendezvous' data while the origin computes: Santhanaraman08's
+ * sender-side overlap (docs/references.md). */
 uint64_t am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
     am_request_t *rq = &am_flight_next(rank)->hdr;

@@ -1,6 +1,6 @@
-/* Strided and vector transfers to another node. Two protocols (paper
- * 003), chosen per request by REACH_STRIDED_PROTOCOL and the length of a
- * run or pair:
+/* Strided and vector transfers to another node. Two protocols
+ * (Nieplocha02, docs/references.md), chosen per request by
+ * REACH_STRIDED_PROTOCOL and the length of a run or pair:
  *
  * direct  one operation per run or pair (a put, get or accumulate of its
  *   own), zero-copy where the network can;
