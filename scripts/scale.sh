@@ -10,7 +10,7 @@
 # BUILD_DIR holds reach-scale (default build); the traces go to OUT_DIR
 # (default BUILD_DIR/scale), the report to REPORT (default
 # reach-results/scale.md, its plots beside it in reach-results/scale/).
-# By default each workload runs 10 iterations (the main job, scripts/bench.sh).
+# By default each workload runs 5 iterations (the main job, scripts/bench.sh).
 # --short: 3 iterations, runs at N = 2 and 64 only (the main job's --quick,
 # and the matrix's tool.reach-scale), the report beside the traces unless
 # REPORT is given. --docs: the reference run, 20 iterations, its report
@@ -28,7 +28,7 @@ all="1:2 1:4 1:8 1:16 1:32 1:64 4:8 4:16 4:32 4:64 16:32 16:64"
 case $mode in
 short) iters=3 runs="1:2 1:64 16:64" doc=${3:-$out/scale.md} ;;
 docs) iters=20 runs=$all doc=${3:-$here/docs/scale.md} ;;
-main) iters=10 runs=$all doc=${3:-reach-results/scale.md} ;;
+main) iters=5 runs=$all doc=${3:-reach-results/scale.md} ;;
 esac
 mkdir -p "$(dirname "$doc")"
 mpiexec=${MPIEXEC:-mpiexec}
