@@ -7,9 +7,10 @@
 # installs reach without tests, and with tests (Global Arrays' skipped,
 # said at configure) passes the smoke tier; then with libfabric added, a
 # build with libfabric as its only network passes it too; then it
-# runs scripts/install-deps.sh, builds as the README does, runs
-# `reach-bench --quick` into a results folder and checks its report and
-# plots, and runs a short but real subset of every test pass (default,
+# runs scripts/install-deps.sh, runs the main job's quick form
+# (scripts/bench.sh --quick) and checks its reports and plots and that it
+# wrote nothing outside build/ and reach-results/, and runs a short but
+# real subset of every test pass (default,
 # asan, tsan, openmpi). A package that the build or the tests need and
 # install-deps.sh does not name fails here. Run as root (it chroots); the
 # root is made under $TMPDIR (default /var/tmp) and removed afterwards
@@ -95,27 +96,25 @@ step "libfabric as the only network: the smoke tier"
 rm -rf /tmp/no-tests /tmp/no-tests-prefix /tmp/min /tmp/min-prefix /tmp/min-ofi
 scripts/install-deps.sh
 step "scripts/install-deps.sh"
-cmake -S . -B build -G Ninja >/dev/null
-cmake --build build >/dev/null
-step "the build"
-if ! mpiexec -n 2 build/reach-bench --quick --out /tmp/results >/tmp/bench.log 2>&1; then
+# The README's first command, in its quick form: it builds, writes its
+# report, plots and scale report under reach-results/, and nothing else
+# outside build/.
+touch /tmp/before-bench
+if ! scripts/bench.sh --quick >/tmp/bench.log 2>&1; then
     cat /tmp/bench.log
-    echo "fresh-check: FAILED: reach-bench --quick"
+    echo "fresh-check: FAILED: scripts/bench.sh --quick"
     exit 1
 fi
-if ! test -s /tmp/results/report.md || ! ls /tmp/results/*.png >/dev/null; then
-    echo "fresh-check: FAILED: reach-bench --quick wrote no report or plots"
-    exit 1
-fi
-step "reach-bench --quick"
-for ga in ga-bench ga-bench-armci-mpi; do
-    if ! mpiexec -n 2 build/$ga --quick --out /tmp/results >/tmp/bench.log 2>&1; then
-        cat /tmp/bench.log
-        echo "fresh-check: FAILED: $ga --quick"
-        exit 1
-    fi
+grep "^== bench: .* took" /tmp/bench.log
+for f in report.md ga-np2.png sync-np2.png scale.md scale/barrier.svg; do
+    test -s "reach-results/$f" || { echo "fresh-check: FAILED: scripts/bench.sh --quick wrote no reach-results/$f"; exit 1; }
 done
-step "ga-bench --quick, with reach and with ARMCI-MPI"
+written=$(find . -path ./build -prune -o -path ./reach-results -prune -o -newer /tmp/before-bench -type f -print)
+if [ -n "$written" ]; then
+    echo "fresh-check: FAILED: scripts/bench.sh wrote outside build/ and reach-results/: $written"
+    exit 1
+fi
+step "scripts/bench.sh --quick"
 scripts/test.sh -R "$1" default asan tsan openmpi
 step "the test subset"
 EOF_INSIDE
