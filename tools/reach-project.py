@@ -49,8 +49,9 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reach_trace import LSHM, at, fit, iterations, read_dir, replay, traced_params, workloads  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from reach_trace import LSHM, Workload, at, fit, iterations, read_dir, workloads  # noqa: E402
 
 # Published network classes. Under every class, reach's own software time
 # comes from the trace (this machine's processor) and a store to a shared
@@ -91,7 +92,7 @@ def cmd_replay(args):
     if args.json:
         rows = []
         for name in workloads(ranks):
-            t, hops, msgs, meas, _ = replay(ranks, name, p)
+            t, hops, msgs, meas, _ = Workload(ranks, name).replay(p)
             k = iterations(name, args.iters, len(ranks))
             rows.append({"workload": name, "processes": len(ranks), "messages_per_op": msgs / k,
                          "latencies": hops / k, "replayed_us": t / k, "measured_us": meas / k})
@@ -100,7 +101,7 @@ def cmd_replay(args):
         return
     print(f"{'workload':28} {'iters':>5} {'msgs/op':>9} {'hops/op':>8} {'replayed us':>12} {'measured us':>12}")
     for name in workloads(ranks):
-        t, hops, msgs, meas, _ = replay(ranks, name, p)
+        t, hops, msgs, meas, _ = Workload(ranks, name).replay(p)
         k = iterations(name, args.iters, len(ranks))
         print(f"{name:28} {k:5d} {msgs / k:9.1f} {hops / k:8.1f} {t / k:12.2f} {meas / k:12.2f}")
 
@@ -114,8 +115,9 @@ def cmd_check(args):
         if args.only and not any(name.startswith(o) for o in args.only.split(",")):
             continue
         k = iterations(name, args.iters, len(ranks))
-        t, _, _, meas, _ = replay(ranks, name, p)
-        tt = replay(ranks, name, traced_params(ranks, name, p))[0]
+        w = Workload(ranks, name, traced=True)
+        t, _, _, meas, _ = w.replay(p)
+        tt = w.replay(w.traced_params(p))[0]
         ratio, traced = t / meas, tt / meas
         ok = 1 / args.within <= traced <= args.within
         bad += not ok
@@ -172,20 +174,27 @@ def svg_plot(path, title, ylabel, series, xmax=4096):
 
 
 def replay_run(job):
-    """One run's workloads under every network: [(workload, S, N, row)]."""
+    """One run's workloads under every network: [(workload, S, N, row)].
+    Each workload is read and made ready once (Workload), then replayed
+    under each network."""
     n, size, d, nets, iters, software = job
     ranks = read_dir(d)
     out = []
     for name in workloads(ranks):
         k = iterations(name, iters, n)
+        traced = n == 2 and size == 1   # for the check: the machine's L and Lrma as this trace saw them
+        w = Workload(ranks, name, software.get(name), traced=traced)
         row = {}
         for net in nets:
-            t, hops, msgs, meas, used = replay(ranks, name, net, software.get(name))
+            t, hops, msgs, meas, used = w.replay(net)
             row[net["name"]] = t / k
             if net is nets[0]:
                 row.update(msgs=msgs / k, hops=hops / k, measured=meas / k, software=used)
-        if n == 2 and size == 1:   # for the check: the machine's L and Lrma as this trace saw them
-            row["traced"] = replay(ranks, name, traced_params(ranks, name, nets[0]))[0] / k
+        if traced:
+            if software.get(name) is not None:   # the traced replay takes this trace's software times
+                w = Workload(ranks, name, traced=True)
+            row["traced"] = w.replay(w.traced_params(nets[0]))[0] / k
+        del w
         out.append((name, size, n, row))
     return out
 
@@ -259,6 +268,11 @@ def cmd_report(args):
       "replayed under a LogGP model of a network (see tools/reach-project.py for the rules), "
       "the replayed figures are fitted in the number of nodes n (a + b log2 n, a + b n or "
       "a + b n log2 n, the best), and the fit is projected to 4096 nodes.\n")
+    # docs/scale.md, the reference copy, sits beside docs/references.md.
+    refs = "docs/references.md"
+    if os.path.dirname(os.path.abspath(args.out)) == os.path.join(os.path.dirname(HERE), "docs"):
+        refs = f"[{refs}](references.md)"
+    w(f"The papers set beside reach below (Buntinas03, Zhang04, Santhanaraman08) are cited in full in {refs}.\n")
     w("Runs (N processes, S per node): " + ", ".join(f"N={n} S={s}" for n, s in runs) + ".\n")
     w("## Networks\n")
     w("| network | L us | o us | g us | G ns/B | get/atomic round trip us | source |")
@@ -380,7 +394,7 @@ def papers_beside(w, table, nets, project):
     ib, ss = nets[1]["name"], nets[2]["name"]
     w("## Beside the papers\n")
     fd, cb = "ga_sync:fence+dissemination", "ga_sync:combined"
-    w("**Paper 000, Fig. 7 (GA_Sync, 16 nodes of Myrinet-2000): 1724.3 us with fence then barrier, "
+    w("**Buntinas03, Fig. 7 (GA_Sync, 16 nodes of Myrinet-2000): 1724.3 us with fence then barrier, "
       "190.3 us combined, 9.06x.** Its model: fence then barrier takes 2(N-1) + log2 N one-way "
       "latencies (34 at 16), the combined barrier 2 log2 N (8 at 16).\n")
     w("| 16 nodes | fence+dissemination | combined | ratio |")
@@ -406,10 +420,10 @@ def papers_beside(w, table, nets, project):
           (f"it wins by {min(t16.values()):.2f}-{max(t16.values()):.2f}x at 16 nodes, far less than the "
            "paper's 9.06x, because the baseline is far stronger." if t16 else "") + "\n")
     mcs, hyb, tik = "lock:mcs", "lock:hybrid", "lock:ticket"
-    w("**Paper 000, the MCS lock:** the lock passes in one message (the holder to its successor) "
+    w("**Buntinas03, the MCS lock:** the lock passes in one message (the holder to its successor) "
       "instead of two (the holder to the server, the server to the next). Network latencies on the "
       "critical path per acquisition, every rank contending:\n")
-    w("| N | mcs | hybrid (paper 000's baseline) | ticket (paper 001) |")
+    w("| N | mcs | hybrid (Buntinas03's baseline) | ticket (Zhang04) |")
     w("|---|---|---|---|")
     ns = sorted(table.get((mcs, 1), {}))
     for n in ns:
@@ -420,15 +434,15 @@ def papers_beside(w, table, nets, project):
         w(f"\nAt {ns[-1]} processes the MCS lock passes in {a:.2f} latencies and the hybrid in {b:.2f}: "
           + ("as the paper says, about one against two." if a < b else
              "not as the paper says: the MCS hand-off is not the shorter here.") + "\n")
-    w("**Paper 001, Tables 2 and 4 (simulated ccNUMA, 50 ns per hop): AMO barrier over LL/SC 2.10x "
+    w("**Zhang04, Tables 2 and 4 (simulated ccNUMA, 50 ns per hop): AMO barrier over LL/SC 2.10x "
       "(4 CPUs) to 61.94x (256); AMO ticket lock over LL/SC 1.95x to 10.36x.** The papers' baseline, "
       "processors spinning on cached lines, has no counterpart between nodes; what reach can set "
-      "beside it is its counter barrier (paper 001's: one add at a home, the release pushed back) "
+      "beside it is its counter barrier (Zhang04's: one add at a home, the release pushed back) "
       "against its tree and dissemination barriers, and its ticket lock (one fetch-and-add at the "
       "home, the turn pushed) against the hybrid and MCS locks, projected (IB: the InfiniBand class; "
-      "above 1, the paper-001 algorithm is faster):\n")
-    w("| nodes | paper 001: AMO barrier / LL/SC | reach: tree / counter | fence+dissemination / counter | "
-      "paper 001: AMO ticket / LL/SC | reach: hybrid / ticket | mcs / ticket |")
+      "above 1, the Zhang04 algorithm is faster):\n")
+    w("| nodes | Zhang04: AMO barrier / LL/SC | reach: tree / counter | fence+dissemination / counter | "
+      "Zhang04: AMO ticket / LL/SC | reach: hybrid / ticket | mcs / ticket |")
     w("|---|---|---|---|---|---|---|")
     p2 = {4: 2.10, 8: 5.48, 16: 9.11, 32: 15.14, 64: 23.78, 128: 34.74, 256: 61.94}
     p4 = {4: 1.95, 8: 2.34, 16: 2.20, 32: 2.29, 64: 4.90, 128: 9.28, 256: 10.36}
@@ -453,7 +467,7 @@ def papers_beside(w, table, nets, project):
           "where the tree's grows with log N; and reach's baselines are distributed algorithms "
           "already (the hybrid lock hands over in two messages, the ticket lock's push is one of "
           "two as well).\n")
-    w("**Paper 002, Fig. 7 (LU, 64 nodes of InfiniBand): direct passive epochs 58-87% better than "
+    w("**Santhanaraman08, Fig. 7 (LU, 64 nodes of InfiniBand): direct passive epochs 58-87% better than "
       "the two-sided (deferred) design at problem size 3000, 87% at 64 processes.** reach's LU at "
       "256 x 256 in blocks of 32 (a smaller problem: more synchronization per flop), deferred time "
       "over direct:\n")

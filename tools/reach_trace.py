@@ -2,10 +2,13 @@
 replaying them under a LogGP model, and fitting the replayed figures in the
 number of nodes. Used by reach-project.py, whose help says what the replay
 assumes."""
+import array
 import bisect
 import glob
 import heapq
+import itertools
 import math
+import operator
 import os
 import struct
 import sys
@@ -21,6 +24,10 @@ LSHM = 0.2   # us: a store to a shared word seen on another core
 # ---- reading -----------------------------------------------------------------
 
 class Rank:
+    """One rank's trace: its header and its marks, and each workload's
+    window (read_dir, windows). Its events stay in the file until a
+    workload's are asked for (events)."""
+
     def __init__(self, path):
         self.path = path
         with open(path, "rb") as f:
@@ -50,10 +57,77 @@ class Rank:
         if len(data) - pos != n * EVENT.size:
             sys.exit(f"reach-project: {path}: {n} events announced, "
                      f"{(len(data) - pos) / EVENT.size:g} present")
-        self.events = list(EVENT.iter_unpack(data[pos:]))
+        self.start, self.words, self.windows = pos, {}, {}
+        # The marks, [(index, label)], and their times {index: t}. The type
+        # of each event is taken at C speed from the records (32 bytes: t at
+        # 0, type at 8, thread at 9).
+        body = memoryview(data)[pos:]
+        types = body[8::EVENT.size].tobytes()
+        self.mark_list, self.mark_t, i = [], {}, types.find(MARK)
+        while i >= 0:
+            ev = EVENT.unpack_from(body, i * EVENT.size)
+            self.mark_list.append((i, self.marks[ev[BYTES]]))
+            self.mark_t[i] = ev[T]
+            i = types.find(MARK, i + 1)
+
+    def find_windows(self, spans):
+        """The window of each workload of spans, {name: (first, last, begin,
+        end)}: its events from its begin mark to its end mark (indices), and
+        those it served outside its own marks from the first rank's begin
+        to the last rank's end (windows)."""
+        with open(self.path, "rb") as f:
+            f.seek(self.start)
+            body = memoryview(f.read())
+        t = array.array("Q")
+        t.frombytes(body.cast("Q")[0::4].tobytes() if len(body) else b"")
+        types, threads = body[8::EVENT.size].tobytes(), body[9::EVENT.size].tobytes()
+        del body
+        # The events a rank serves outside its own marks: its server
+        # thread's, and its application thread's handlers (between a RECV
+        # and its HANDLED), marks aside.
+        serve, depth = array.array("I"), [0, 0]
+        add = serve.append
+        for i, typ, th in zip(itertools.count(), types, threads):
+            d = depth[th]
+            if (th == 1 or d > 0 or typ == RECV) and typ != MARK:
+                add(i)
+            if typ == RECV:
+                depth[th] = d + 1
+            elif typ == HANDLED and d > 0:
+                depth[th] = d - 1
+        in_order = all(map(operator.le, t, itertools.islice(t, 1, None)))
+        for name, (first, last, b, e) in spans.items():
+            if in_order:   # as reach writes them: those in [first, last] are a slice
+                lo, hi = bisect.bisect_left(t, first), bisect.bisect_right(t, last)
+                before = serve[bisect.bisect_left(serve, min(lo, b)):bisect.bisect_left(serve, b)]
+                after = serve[bisect.bisect_right(serve, e):bisect.bisect_left(serve, max(hi, e + 1))]
+            else:
+                before = array.array("I", [i for i in serve if i < b and first <= t[i] <= last])
+                after = array.array("I", [i for i in serve if i > e and first <= t[i] <= last])
+            self.windows[name] = (before, b, e, after)
+
+    def records(self, first, last):
+        """Its events first to last, as they are in the file."""
+        with open(self.path, "rb") as f:
+            f.seek(self.start + first * EVENT.size)
+            return f.read((last + 1 - first) * EVENT.size)
+
+    def events(self, before, begin, end, after):
+        """Its events of the indices before, begin to end, and after (each
+        ascending), as tuples of EVENT's fields, read from the file."""
+        lo = min(before[0], begin) if len(before) else begin
+        hi = max(after[-1], end) if len(after) else end
+        evs = list(EVENT.iter_unpack(self.records(lo, hi)))
+        return [evs[i - lo] for i in before] + evs[begin - lo:end + 1 - lo] + [evs[i - lo] for i in after]
 
     def word(self, addr):
         """A shared word's owner and offset, from this rank's mappings."""
+        w = self.words.get(addr)
+        if w is None:
+            w = self.words[addr] = self._word(addr)
+        return w
+
+    def _word(self, addr):
         for base, size, owner in self.maps:
             if base <= addr < base + size:
                 return (owner, addr - base)
@@ -61,43 +135,38 @@ class Rank:
 
 
 def read_dir(d):
+    """The ranks of a trace directory, with each workload's window."""
     paths = sorted(glob.glob(os.path.join(d, "rank-*.trace")))
     if not paths:
         sys.exit(f"reach-project: no rank-*.trace in {d}")
     ranks = [Rank(p) for p in paths]
     if len(ranks) != ranks[0].size:
         sys.exit(f"reach-project: {d}: {len(ranks)} traces for {ranks[0].size} ranks")
+    marks = {name: [marks_of(r, name) for r in ranks] for name in workloads(ranks)}
+    spans = {name: (min(r.mark_t[b] for r, (b, _) in zip(ranks, m)),
+                    max(r.mark_t[e] for r, (_, e) in zip(ranks, m))) for name, m in marks.items()}
+    for i, r in enumerate(ranks):
+        r.find_windows({name: spans[name] + m[i] for name, m in marks.items()})
     return ranks
 
 
 def workloads(ranks):
     """The workloads' names, in the order of rank 0's marks."""
-    names = []
-    for ev in ranks[0].events:
-        if ev[TYPE] == MARK:
-            label = ranks[0].marks[ev[BYTES]]
-            if label.startswith("begin "):
-                names.append(label[6:])
-    return names
+    return [label[6:] for _, label in ranks[0].mark_list if label.startswith("begin ")]
 
 
 def marks_of(rank, name):
     """The indices of rank's begin and end marks of workload name."""
     begin = end = None
-    for i, ev in enumerate(rank.events):
-        if ev[TYPE] == MARK:
-            label = rank.marks[ev[BYTES]]
-            if label == "begin " + name:
-                begin = i
-            elif label == "end " + name and begin is not None:
-                end = i
-                break
+    for i, label in rank.mark_list:
+        if label == "begin " + name:
+            begin = i
+        elif label == "end " + name and begin is not None:
+            end = i
+            break
     if begin is None or end is None:
         sys.exit(f"reach-project: rank {rank.rank} has no begin and end marks of {name}")
     return begin, end
-
-
-_windows = {}   # of one run (the last asked for): name -> windows
 
 
 def windows(ranks, name):
@@ -106,29 +175,13 @@ def windows(ranks, name):
     first begin to the last end), the requests it served outside its own
     marks (its server thread's events, and its application thread's
     handlers: a rank that is done still serves the others); and each rank's
-    (begin, end) time."""
-    run = os.path.dirname(ranks[0].path)
-    if _windows.get("run") != run:
-        _windows.clear()
-        _windows["run"] = run
-    if name in _windows:
-        return _windows[name]
-    marks = [marks_of(r, name) for r in ranks]
-    first = min(r.events[b][T] for r, (b, _) in zip(ranks, marks))
-    last = max(r.events[e][T] for r, (_, e) in zip(ranks, marks))
+    (begin, end) time. The events are read when asked for: a window is
+    (those before its begin, begin, end, those after its end), indices for
+    Rank.events."""
     out = []
-    for r, (b, e) in zip(ranks, marks):
-        serving, depth = [], {0: 0, 1: 0}
-        for i, ev in enumerate(r.events):
-            th = ev[THREAD]
-            inside = depth[th] > 0 or ev[TYPE] == RECV
-            depth[th] += (ev[TYPE] == RECV) - (ev[TYPE] == HANDLED and depth[th] > 0)
-            if b <= i <= e:
-                serving.append(ev)
-            elif first <= ev[T] <= last and (th == 1 or inside) and ev[TYPE] != MARK:
-                serving.append(ev)
-        out.append((serving, r.events[b][T], r.events[e][T]))
-    _windows[name] = out
+    for r in ranks:
+        win = r.windows[name]
+        out.append((win, r.mark_t[win[1]], r.mark_t[win[2]]))
     return out
 
 
@@ -136,269 +189,448 @@ def windows(ranks, name):
 
 PAIR_SAMPLES = 5
 
+# What a step of a program or of a handler's task does (Workload).
+(PLAIN, OVERHEAD, SENDS, ISSUES, STORES, COMPUTE, COMPUTED, ENDS, NOTHING) = range(9)
+# What it waits for: nothing, a message (a latency more on the path), a get
+# or atomic's completion, a store of its rank or of another (seen Lshm later).
+(FREE, ARRIVAL, COMPLETION, OWN_STORE, STORE_ELSEWHERE) = range(5)
+FIRST = 256   # the type before a sequence's first event (Workload.costs)
+# Tables for bytes.translate of the events' types: 1 for a send, else 0;
+# 1 for a store, a wait's end on a word, a get or an atomic, else 0.
+ONLY_SENDS = bytes(int(typ == SEND) for typ in range(256))
+ONLY_OTHERS = bytes(int(typ in (STORE, SEE, GET, AMO)) for typ in range(256))
 
-def local_costs(ranks, wins, programs, tasks, store_of, software=None):
-    """Each event's own software time (id(event) -> us), and the table it
-    comes from: for each two kinds of event, the median over the workload of
-    the gaps between them on one thread where the second waited for nothing
-    (its message sent, its store made, before the first), which is reach's
-    code between them on this machine; an event that waited gets its kinds'
-    median. software, such a table from another run (one with a core for
-    each process, whose gaps hold no time spent waiting for a core), is used
-    instead of this trace's."""
-    sent_at = {(r.rank, e[SEQ]): e[T] for r, evs in zip(ranks, wins) for e in evs if e[TYPE] == SEND}
+
+# What is waited for and made, each as one number: a message's arrival (its
+# sender and number; also the number of its task, if a handler runs it), a
+# get or atomic's completion (its issuer and number), a store (its rank and
+# time).
+def arrival(rank, seq):
+    return rank << 34 | seq << 2
+
+
+def completion(rank, seq):
+    return rank << 34 | seq << 2 | 1
+
+
+def stored(rank, t):
+    return rank << 66 | t << 2 | 2
+
+
+class Stores:
+    """The stores to shared words in a workload, and which one a wait saw."""
+
+    def __init__(self):
+        self.words = {}   # (node, owner, offset) -> [(t, value, rank)]
+
+    def add(self, r, ev):
+        self.words.setdefault((r.node,) + r.word(ev[REF]), []).append((ev[T], ev[SEQ], r.rank))
+
+    def done(self):
+        for lst in self.words.values():
+            lst.sort()
+        self.times = {k: [x[0] for x in lst] for k, lst in self.words.items()}
+
+    def of(self, r, ev):
+        """The store a wait saw, (t, value, rank): the latest before it that
+        wrote the value seen, else the latest before it; None if none."""
+        word = (r.node,) + r.word(ev[REF])
+        lst = self.words.get(word)
+        if not lst:
+            return None
+        i = bisect.bisect_right(self.times[word], ev[T])
+        for s in reversed(lst[max(0, i - 256):i]):
+            if s[1] == ev[SEQ]:
+                return s
+        return lst[i - 1] if i else None
+
+
+def split(evs):
+    """A rank's events as its threads' programs, [events of thread 0,
+    events of thread 1], and its handler's tasks, [(arrival, receipt, the
+    events of its handling)]: a message whose handling no wait of its
+    thread depended on directly (a request, or a signal with a store)."""
+    programs, tasks = [], []
+    for th in (0, 1):
+        mine = [e for e in evs if e[THREAD] == th]
+        prog, i, n = [], 0, len(mine)
+        while i < n:
+            ev = mine[i]
+            if ev[TYPE] == RECV:
+                j, depth, has_store = i + 1, 1, False
+                while j < n and depth:
+                    typ = mine[j][TYPE]
+                    if typ == RECV:
+                        depth += 1
+                    elif typ == HANDLED:
+                        depth -= 1
+                    elif typ == STORE:
+                        has_store = True
+                    j += 1
+                if ev[CHAN] in REQUEST_CHANNELS or has_store:
+                    tasks.append((arrival(ev[PEER], ev[SEQ]), ev, mine[i + 1:j - 1]))
+                    i = j
+                    continue
+            prog.append(ev)
+            i += 1
+        programs.append(prog)
+    return programs, tasks
+
+
+class Workload:
+    """A workload of a run, ready to be replayed under any parameters
+    (replay): what the replay needs of it does not depend on them, so it is
+    built once. Each thread's own events (its program) run in their order,
+    each once what it depends on has happened. A message whose handling no
+    wait of its thread depended on directly (a request, or a signal whose
+    store a wait sees) is a task of its rank's handler, which runs tasks one
+    at a time in the order they arrive; a reply or a pushed value is handled
+    in its thread's program, which waits for it.
+
+    Each program and task is kept as steps (Workload.steps), not events;
+    the ranks' events are read one rank at a time, twice: for what the
+    others need to know of them, then as steps. software, a table of
+    software times from another run (see local_costs), is used instead of
+    this trace's. traced keeps what traced_params needs."""
+
+    def __init__(self, ranks, name, software=None, traced=False):
+        self.name = name
+        spans = windows(ranks, name)
+        # Measured from when the last rank began (the replay starts all at
+        # once; one machine's ranks share the clock) to when the last ended.
+        self.measured = (max(e for _, _, e in spans) - max(b for _, b, _ in spans)) / 1000.0
+        wins = [w for w, _, _ in spans]
+        del spans
+
+        # What every rank needs to know of the others' events: the
+        # messages sent (when, if this trace's times are needed), the gets
+        # and atomics issued (when, how many bytes), the stores, and the
+        # stores that waits saw (only those are waited for).
+        self.sent, sent_at, self.issued, self.stores, sees = set(), {}, {}, Stores(), []
+        times = traced or not software
+
+        def note(r, ev):
+            typ = ev[TYPE]
+            if typ == SEND:
+                self.sent.add(arrival(r.rank, ev[SEQ]))
+                if times:
+                    sent_at[arrival(r.rank, ev[SEQ])] = ev[T]
+            elif typ == STORE:
+                self.stores.add(r, ev)
+            elif typ == SEE:
+                sees.append((r, ev))
+            elif typ == GET or typ == AMO:
+                self.issued[completion(r.rank, ev[SEQ])] = (ev[T], ev[BYTES])
+
+        for r, (before, b, e, after) in zip(ranks, wins):
+            for ev in r.events(before, b, b - 1, ()):
+                note(r, ev)
+            # From its begin mark to its end mark, the bulk: its sends from
+            # the columns of the records (at C speed), the rest one by one.
+            data = r.records(b, e)
+            records = memoryview(data)
+            types = records[8::EVENT.size].tobytes()
+            sends = types.translate(ONLY_SENDS)
+            keys = [arrival(r.rank, seq) for seq in itertools.compress(records.cast("I")[4::8], sends)]
+            self.sent.update(keys)
+            if times:
+                sent_at.update(zip(keys, itertools.compress(records.cast("Q")[0::4], sends)))
+            for i in itertools.compress(range(len(types)), types.translate(ONLY_OTHERS)):
+                note(r, EVENT.unpack_from(data, i * EVENT.size))
+            del records, data
+            for ev in r.events((), e + 1, e, after):
+                note(r, ev)
+        self.stores.done()
+        # The store each wait saw, {(rank, t, word, value): store}.
+        self.saw = {(r.rank, ev[T], ev[REF], ev[SEQ]): self.stores.of(r, ev) for r, ev in sees}
+        self.seen = {stored(s[2], s[0]) for s in self.saw.values() if s is not None}
+        del sees
+
+        # The programs, [(rank's index, its steps...)], and the times of
+        # their events, [array]; the tasks, {arrival: (rank's index, its
+        # steps...)}.
+        self.ranks, self.index = len(ranks), {r.rank: i for i, r in enumerate(ranks)}
+        self.label = {"compute": COMPUTE, "/compute": COMPUTED, "end " + name: ENDS}
+        self.programs, self.times, self.tasks, self.shared = [], [], {}, ({}, {}, {})
+        transit, rma, split_ranks = [], [], []
+        if software:
+            self.costs(software)
+        for r, win in zip(ranks, wins):
+            evs = r.events(*win)
+            if traced:
+                for e in evs:
+                    if e[TYPE] == RECV and arrival(e[PEER], e[SEQ]) in sent_at:
+                        transit.append((e[T] - sent_at[arrival(e[PEER], e[SEQ])]) / 1000.0)
+                    elif e[TYPE] == DONE and completion(r.rank, e[SEQ]) in self.issued:
+                        t, nbytes = self.issued[completion(r.rank, e[SEQ])]
+                        rma.append((e[T] - t, nbytes))
+            if software:
+                self.add(r, *split(evs))
+            else:   # every rank's events first, for this trace's table
+                split_ranks.append((r, *split(evs)))
+            del evs
+        if traced:
+            self.traced = transit, rma
+        if not software:
+            last = {}
+            for r, _, tasks in split_ranks:
+                for key, recv, inner in tasks:
+                    last[key] = (r, [recv] + inner)
+            self.costs(local_costs([(r, prog) for r, programs, _ in split_ranks for prog in programs] +
+                                   list(last.values()), sent_at, self.stores))
+            del last
+            for r, programs, tasks in split_ranks:
+                self.add(r, programs, tasks)
+            del split_ranks
+        # Messages sent before the workload whose handling lies in it: arrived.
+        self.early = [key for key in self.tasks if key not in self.sent]
+        del self.sent, self.issued, self.stores, self.saw, self.seen, self.shared, self.cost
+
+    def costs(self, table):
+        """The table of software times used (local_costs), and from it the
+        cost of an event of each type after one of type a, cost[a][type]:
+        nothing for the first of a sequence (a = FIRST) or a mark (a
+        computation's end costs its processor time, nothing more)."""
+        self.table = med, typical = table
+        self.cost = [[typical] * 256 for _ in range(256)] + [[0.0] * 256]
+        for (a, b), c in med.items():
+            self.cost[a][b] = c
+        for row in self.cost:
+            row[MARK] = 0.0
+
+    def add(self, r, programs, tasks):
+        """Rank r's programs and tasks, as steps."""
+        self.programs += self.steps(r, [(FIRST, prog) for prog in programs], True)
+        self.times += [array.array("Q", [0] + [e[T] for e in prog]) for prog in programs]
+        self.tasks.update(zip([key for key, _, _ in tasks],
+                              self.steps(r, [(recv[TYPE], inner) for _, recv, inner in tasks], False)))
+
+    def steps(self, r, seqs, program):
+        """Sequences of events of rank r, [(prev, events)], as steps: for
+        each, (the rank's index, (what it does, its cost, what it waits for
+        or makes, how it waits, bytes or processor time)...). A step's cost
+        is the gap from the event before it (of type prev for the first).
+        What waits in a program (program) waits; what nothing waits for is
+        not made. Steps that wait for nothing and make nothing are shared."""
+        rank, out = r.rank, []
+        rank34, rank66 = rank << 34, rank << 66   # arrival(rank, seq) and stored(rank, t) are
+        #                                           rank34 | seq << 2 and rank66 | t << 2 | 2
+        cost, sent, issued, seen, saw = self.cost, self.sent, self.issued, self.seen, self.saw
+        plain, overhead, stores = self.shared
+        for prev, evs in seqs:
+            seq = [self.index[rank]]
+            add = seq.append
+            for ev in evs:
+                typ = ev[TYPE]
+                c = cost[prev][typ]
+                prev = typ
+                if typ == SEND:
+                    add((SENDS, c, rank34 | ev[SEQ] << 2, FREE, ev[BYTES]))
+                elif typ == RECV:
+                    if program and ev[PEER] << 34 | ev[SEQ] << 2 in sent:
+                        add((OVERHEAD, c, ev[PEER] << 34 | ev[SEQ] << 2, ARRIVAL, 0))
+                    else:
+                        add(overhead.get(c) or overhead.setdefault(c, (OVERHEAD, c, None, FREE, 0)))
+                elif typ == STORE:
+                    if rank66 | ev[T] << 2 | 2 in seen:
+                        add((STORES, c, rank66 | ev[T] << 2 | 2, FREE, 0))
+                    else:
+                        add(stores.get(c) or stores.setdefault(c, (STORES, c, None, FREE, 0)))
+                elif typ == SEE and program and saw[rank, ev[T], ev[REF], ev[SEQ]] is not None:
+                    s = saw[rank, ev[T], ev[REF], ev[SEQ]]
+                    add((PLAIN, c, stored(s[2], s[0]), OWN_STORE if s[2] == rank else STORE_ELSEWHERE, 0))
+                elif typ == DONE and program and completion(rank, ev[SEQ]) in issued:
+                    add((PLAIN, c, completion(rank, ev[SEQ]), COMPLETION, 0))
+                elif typ == GET or typ == AMO:
+                    add((ISSUES, c, completion(rank, ev[SEQ]), FREE, ev[BYTES]))
+                elif typ == MARK:
+                    add((self.label.get(r.marks[ev[BYTES]], NOTHING), c, None, FREE, ev[REF]))
+                else:
+                    add(plain.get(c) or plain.setdefault(c, (PLAIN, c, None, FREE, 0)))
+            out.append(tuple(seq))
+        return out
+
+    def replay(self, p):
+        """The workload's critical path under parameters p: (time in us,
+        network latencies on it, messages, measured us), each over the whole
+        workload (measured from the last rank's begin to the last rank's
+        end), and the table of software times used (see local_costs)."""
+        L, o, g, G = p["L"], p["o"], p["g"], p["G"] / 1000.0
+        lshm, lrma = p.get("Lshm", LSHM), p.get("Lrma", 2 * L)
+        programs = self.programs
+        nprog = len(programs)
+        produced = {}                   # arrivals, completions, stores: (time, hops)
+        waiting = {}                    # what is waited for -> programs blocked on it
+        runnable = list(range(nprog))
+        at_step, prog_t, prog_hops = [1] * nprog, [0.0] * nprog, [0] * nprog
+        pending = dict(self.tasks)      # tasks not yet handled
+        heap, order, messages = [], 0, 0
+        # When a sequence (a thread's program, a rank's handler) may send
+        # again: g apart. Not one per rank: the replay runs programs ahead of
+        # handlers. Lanes: the programs, then each rank's handler.
+        nic = [0.0] * (nprog + self.ranks)
+        free = [(0.0, 0)] * self.ranks
+        cpu_start, end_at = {}, {}
+        heappush, heappop = heapq.heappush, heapq.heappop
+        for key in self.early:
+            heappush(heap, (0.0, order, key, 0))
+            order += 1
+
+        while True:
+            # The next sequence to run, from its step i at (now, hops), in
+            # its lane: a program that may go on, else the task that arrives
+            # first, else (a wait whose store was attributed to one not made
+            # yet) the blocked program whose event is the earliest, past
+            # that wait.
+            force = False
+            if runnable:
+                lane = runnable.pop()
+                steps = programs[lane]
+                i, now, hops = at_step[lane], prog_t[lane], prog_hops[lane]
+            elif heap:
+                at, _, key, at_hops = heappop(heap)
+                steps = pending.pop(key)
+                r = steps[0]
+                now, hops = free[r]
+                if at >= now:
+                    now, hops = at, at_hops + 1
+                now += o
+                i, lane = 1, nprog + r
+            else:
+                blocked = [n for n in range(nprog) if at_step[n] < len(programs[n])]
+                if not blocked:
+                    break
+                lane = min(blocked, key=lambda n: self.times[n][at_step[n]])
+                steps, force = programs[lane], True
+                i, now, hops = at_step[lane], prog_t[lane], prog_hops[lane]
+            r, end = steps[0], len(steps)
+            # Its steps, each once what it waits for has happened.
+            while i < end:
+                act, c, key, how, x = steps[i]
+                if how:
+                    v = produced.get(key)
+                    if v is None:
+                        if not force:
+                            waiting.setdefault(key, []).append(lane)
+                            break
+                        force = False
+                    else:
+                        at, at_hops = v
+                        if how == STORE_ELSEWHERE:
+                            at += lshm
+                        if at > now:
+                            now, hops = at, at_hops + (how == ARRIVAL)
+                i += 1
+                if act == SENDS:
+                    start = nic[lane]
+                    if now > start:
+                        start = now
+                    nic[lane] = start + g
+                    now = start + (c if c > o else o)
+                    messages += 1
+                    at = now + L + x * G
+                    if key in pending:   # a task: to its handler's queue
+                        heappush(heap, (at, order, key, hops))
+                        order += 1
+                        continue
+                    produced[key] = (at, hops)
+                    if key in waiting:
+                        runnable.extend(waiting.pop(key))
+                elif act == STORES:
+                    now += c
+                    if key is not None:
+                        produced[key] = (now, hops)
+                        if key in waiting:
+                            runnable.extend(waiting.pop(key))
+                elif act == PLAIN:
+                    now += c
+                elif act == OVERHEAD:
+                    now += c if c > o else o
+                elif act == ISSUES:
+                    start = nic[lane]
+                    if now > start:
+                        start = now
+                    nic[lane] = start + g
+                    now = start + (c if c > o else o)
+                    messages += 1
+                    produced[key] = (now + lrma + x * G, hops + 2)
+                    if key in waiting:
+                        runnable.extend(waiting.pop(key))
+                elif act == COMPUTE:
+                    cpu_start[r] = x
+                elif act == COMPUTED:
+                    if r in cpu_start:
+                        now += (x - cpu_start.pop(r)) / 1000.0
+                elif act == ENDS:
+                    end_at[r] = (now, hops)
+            if lane < nprog:
+                at_step[lane], prog_t[lane], prog_hops[lane] = i, now, hops
+            else:
+                free[r] = (now, hops)
+        last = max(end_at, key=lambda k: end_at[k][0])
+        return end_at[last][0], end_at[last][1], messages, self.measured, self.table
+
+    def traced_params(self, p):
+        """p with L and Lrma as this trace shows them on its machine: the
+        median time from a send to its receipt, and from a get or atomic's
+        issue to its completion (where software does them, they wait for the
+        target's progress, which a calibration with an idle target does not
+        see). Needs Workload(..., traced=True)."""
+        transit, rma = self.traced
+        rma = [dt / 1000.0 - nbytes * p["G"] / 1000.0 for dt, nbytes in rma]
+        q = dict(p)
+        if transit:
+            q["L"] = max(sorted(transit)[len(transit) // 2] - p["o"], 0.0)
+        if rma:
+            q["Lrma"] = max(sorted(rma)[len(rma) // 2], 0.0)
+        return q
+
+
+def local_costs(seqs, sent_at, stores):
+    """This trace's table of reach's software times in a workload,
+    (median, typical): for each two kinds of event, the median over the
+    workload of the gaps between them on one thread where the second waited
+    for nothing (its message sent, its store made, before the first),
+    which is reach's code between them on this machine; typical, the
+    median of every gap, for an event that waited or two kinds seen fewer
+    than PAIR_SAMPLES times. seqs: [(rank, events)], the programs and the
+    tasks ([the receipt] + the handler's events); sent_at: {arrival: when
+    sent}; stores: Stores. A run with a core for each process has gaps that
+    hold no time spent waiting for a core: its table is the one every run
+    uses (Workload's software)."""
 
     def waited(r, prev, ev):
         typ = ev[TYPE]
         if typ == RECV:
-            at = sent_at.get((ev[PEER], ev[SEQ]))
+            at = sent_at.get(arrival(ev[PEER], ev[SEQ]))
             return at is None or at > prev[T]
         if typ == SEE:   # a wait whose store is not known may have waited
-            s = store_of(r, ev)
+            s = stores.of(r, ev)
             return s is None or s[0] > prev[T]
         return typ == DONE or typ == MARK and r.marks[ev[BYTES]] == "/compute"
 
-    pairs, samples = [], {}
-    seqs = [(prog["r"], prog["evs"]) for prog in programs] + [(r, [recv] + inner) for r, recv, inner in tasks.values()]
+    samples = {}
     for r, evs in seqs:
         for prev, ev in zip(evs, evs[1:]):
-            key = (prev[TYPE], ev[TYPE])
-            pairs.append((ev, key))
-            if not software and not waited(r, prev, ev):
-                samples.setdefault(key, []).append((ev[T] - prev[T]) / 1000.0)
+            if not waited(r, prev, ev):
+                samples.setdefault((prev[TYPE], ev[TYPE]), []).append((ev[T] - prev[T]) / 1000.0)
     # A pair seen fewer than PAIR_SAMPLES times (such as a workload's last
     # event before its end mark) may hide a wait the trace does not show:
     # it costs the median of every gap.
     every = sorted(x for v in samples.values() for x in v)
     typical = every[len(every) // 2] if every else 0.0
     med = {k: sorted(v)[len(v) // 2] for k, v in samples.items() if len(v) >= PAIR_SAMPLES}
-    if software:
-        med, typical = software
-    # A computation's end costs its processor time (replay), nothing more.
-    return ({id(ev): 0.0 if ev[TYPE] == MARK else med.get(key, typical) for ev, key in pairs},
-            (med, typical))
+    return med, typical
 
 
 def replay(ranks, name, p, software=None):
-    """The workload's critical path under parameters p: (time in us, network
-    latencies on it, messages, measured us), each over the whole workload
-    (measured from the last rank's begin to the last rank's end), and the
-    table of software times used (see local_costs; software, if given).
-
-    A discrete-event replay. Each thread's own events (its program) run in
-    their order, each once what it depends on has happened. A message whose
-    handling no wait of its thread depended on directly (a request, or a
-    signal whose store a wait sees) is a task of its rank's handler, which
-    runs tasks one at a time in the order they arrive; a reply or a pushed
-    value is handled in its thread's program, which waits for it."""
-    L, o, g, G = p["L"], p["o"], p["g"], p["G"] / 1000.0
-    lshm, lrma = p.get("Lshm", LSHM), p.get("Lrma", 2 * L)
-    spans = windows(ranks, name)
-    wins = [w for w, _, _ in spans]
-    sent, issued, stores = set(), set(), {}
-    for r, evs in zip(ranks, wins):
-        for ev in evs:
-            if ev[TYPE] == SEND:
-                sent.add((r.rank, ev[SEQ]))
-            elif ev[TYPE] in (GET, AMO):
-                issued.add((r.rank, ev[SEQ]))
-            elif ev[TYPE] == STORE:
-                stores.setdefault((r.node,) + r.word(ev[REF]), []).append((ev[T], ev[SEQ], r.rank))
-    for lst in stores.values():
-        lst.sort()
-    store_times = {k: [x[0] for x in lst] for k, lst in stores.items()}
-
-    seen = {}
-
-    def store_of(r, ev):
-        """The store a wait saw: the latest before it that wrote the value
-        seen, else the latest before it."""
-        if id(ev) not in seen:
-            seen[id(ev)] = find_store(r, ev)
-        return seen[id(ev)]
-
-    def find_store(r, ev):
-        word = (r.node,) + r.word(ev[REF])
-        lst = stores.get(word)
-        if not lst:
-            return None
-        i = bisect.bisect_right(store_times[word], ev[T])
-        for s in reversed(lst[max(0, i - 256):i]):
-            if s[1] == ev[SEQ]:
-                return s
-        return lst[i - 1] if i else None
-
-    # Programs and tasks.
-    programs, tasks = [], {}
-    for r, evs in zip(ranks, wins):
-        for th in (0, 1):
-            mine = [e for e in evs if e[THREAD] == th]
-            prog, i = [], 0
-            while i < len(mine):
-                ev = mine[i]
-                if ev[TYPE] == RECV:
-                    j, depth, has_store = i + 1, 1, False
-                    while j < len(mine) and depth:
-                        depth += (mine[j][TYPE] == RECV) - (mine[j][TYPE] == HANDLED)
-                        has_store |= mine[j][TYPE] == STORE
-                        j += 1
-                    if ev[CHAN] in REQUEST_CHANNELS or has_store:
-                        tasks[(ev[PEER], ev[SEQ])] = (r, ev, mine[i + 1:j - 1])
-                        i = j
-                        continue
-                prog.append(ev)
-                i += 1
-            programs.append({"r": r, "evs": prog, "i": 0, "t": 0.0, "hops": 0})
-    cost, table = local_costs(ranks, wins, programs, tasks, store_of, software)
-
-    produced = {}      # ('a', sender, seq) arrival, ('c', rank, seq) completion, ('s', rank, t) store
-    waiting = {}       # key -> programs blocked on it
-    runnable = list(range(len(programs)))
-    heap, order = [], 0
-    # When a sequence (a thread's program, a rank's handler) may send again:
-    # g apart. Not one per rank: the replay runs programs ahead of handlers.
-    nic = {}
-    free = {r.rank: (0.0, 0) for r in ranks}
-    cpu_start, end_at = {}, {}
-    counts = {"messages": 0}
-
-    def produce(key, value):
-        produced[key] = value
-        runnable.extend(waiting.pop(key, ()))
-
-    def execute(r, ev, now, hops, lane):
-        """Does ev from (now, hops), once what it depends on has happened,
-        in sequence lane; returns when it ends."""
-        nonlocal order
-        typ = ev[TYPE]
-        c = cost.get(id(ev), 0.0)
-        if typ in (SEND, GET, AMO, RECV):
-            c = max(c, o)
-        if typ in (SEND, GET, AMO):
-            start = max(now, nic.get(lane, 0.0))
-            nic[lane] = start + g
-            now = start + c
-            counts["messages"] += 1
-            if typ == SEND:
-                key, at = (r.rank, ev[SEQ]), now + L + ev[BYTES] * G
-                if key in tasks:
-                    heapq.heappush(heap, (at, order, key, hops))
-                    order += 1
-                else:
-                    produce(("a",) + key, (at, hops))
-            else:
-                produce(("c", r.rank, ev[SEQ]), (now + lrma + ev[BYTES] * G, hops + 2))
-        else:
-            now += c
-        if typ == STORE:
-            produce(("s", r.rank, ev[T]), (now, hops))
-        elif typ == MARK:
-            label = r.marks[ev[BYTES]]
-            if label == "compute":
-                cpu_start[r.rank] = ev[REF]
-            elif label == "/compute" and r.rank in cpu_start:
-                now += (ev[REF] - cpu_start.pop(r.rank)) / 1000.0
-            elif label == "end " + name:
-                end_at[r.rank] = (now, hops)
-        return now, hops
-
-    def need(r, ev):
-        """The key ev waits for, or None (nothing, or something before the
-        workload)."""
-        typ = ev[TYPE]
-        if typ == RECV and (ev[PEER], ev[SEQ]) in sent:
-            return ("a", ev[PEER], ev[SEQ])
-        if typ == DONE and (r.rank, ev[SEQ]) in issued:
-            return ("c", r.rank, ev[SEQ])
-        if typ == SEE:
-            s = store_of(r, ev)
-            if s is not None and (s[2], s[0]) in stored_in_window:
-                return ("s", s[2], s[0])
-        return None
-
-    stored_in_window = {(r.rank, e[T]) for r, evs in zip(ranks, wins) for e in evs if e[TYPE] == STORE}
-    # Messages sent before the workload whose handling lies in it: arrived.
-    for key in tasks:
-        if key not in sent:
-            heapq.heappush(heap, (0.0, order, key, 0))
-            order += 1
-
-    def advance(prog, force=False):
-        r, evs = prog["r"], prog["evs"]
-        while prog["i"] < len(evs):
-            ev = evs[prog["i"]]
-            key = need(r, ev)
-            now, hops = prog["t"], prog["hops"]
-            if key is not None:
-                if key not in produced:
-                    if not force:
-                        waiting.setdefault(key, []).append(prog["n"])
-                        return
-                    force = False
-                else:
-                    at, at_hops = produced[key]
-                    if key[0] == "s" and key[1] != r.rank:
-                        at += lshm
-                    if at > now:
-                        now, hops = at, at_hops + (key[0] == "a")
-            prog["t"], prog["hops"] = execute(r, ev, now, hops, prog["n"])
-            prog["i"] += 1
-
-    for n, prog in enumerate(programs):
-        prog["n"] = n
-    while True:
-        while runnable:
-            advance(programs[runnable.pop()])
-        if heap:
-            at, _, key, at_hops = heapq.heappop(heap)
-            r, recv, inner = tasks.pop(key)
-            start, hops = free[r.rank]
-            if at >= start:
-                start, hops = at, at_hops + 1
-            now = start + o
-            for ev in inner:
-                now, hops = execute(r, ev, now, hops, ("handler", r.rank))
-            free[r.rank] = (now, hops)
-            continue
-        blocked = [prog for prog in programs if prog["i"] < len(prog["evs"])]
-        if not blocked:
-            break
-        # A wait whose store was attributed to one not made (yet): let the
-        # earliest blocked event go.
-        advance(min(blocked, key=lambda prog: prog["evs"][prog["i"]][T]), force=True)
-    last = max(end_at, key=lambda k: end_at[k][0])
-    # Measured from when the last rank began (the replay starts all at once;
-    # one machine's ranks share the clock) to when the last ended.
-    measured = (max(e for _, _, e in spans) - max(b for _, b, _ in spans)) / 1000.0
-    return end_at[last][0], end_at[last][1], counts["messages"], measured, table
+    """Workload(ranks, name, software).replay(p)."""
+    return Workload(ranks, name, software).replay(p)
 
 
 def traced_params(ranks, name, p):
-    """p with L and Lrma as this trace shows them on its machine: the
-    median time from a send to its receipt, and from a get or atomic's issue
-    to its completion (where software does them, they wait for the target's
-    progress, which a calibration with an idle target does not see)."""
-    wins = [w for w, _, _ in windows(ranks, name)]
-    sent, issued, transit, rma = {}, {}, [], []
-    for r, evs in zip(ranks, wins):
-        for e in evs:
-            if e[TYPE] == SEND:
-                sent[(r.rank, e[SEQ])] = e[T]
-            elif e[TYPE] in (GET, AMO):
-                issued[(r.rank, e[SEQ])] = (e[T], e[BYTES])
-    for r, evs in zip(ranks, wins):
-        for e in evs:
-            if e[TYPE] == RECV and (e[PEER], e[SEQ]) in sent:
-                transit.append((e[T] - sent[(e[PEER], e[SEQ])]) / 1000.0)
-            elif e[TYPE] == DONE and (r.rank, e[SEQ]) in issued:
-                t, nbytes = issued[(r.rank, e[SEQ])]
-                rma.append((e[T] - t) / 1000.0 - nbytes * p["G"] / 1000.0)
-    q = dict(p)
-    if transit:
-        q["L"] = max(sorted(transit)[len(transit) // 2] - p["o"], 0.0)
-    if rma:
-        q["Lrma"] = max(sorted(rma)[len(rma) // 2], 0.0)
-    return q
+    """Workload.traced_params of workload name."""
+    return Workload(ranks, name, traced=True).traced_params(p)
 
 
 def iterations(name, iters, ranks):
