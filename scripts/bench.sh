@@ -1,8 +1,8 @@
 #!/bin/sh
 # The main job: builds reach (build/) and measures it beside its baselines,
 # on local processes, into one results folder (reach-results/ unless --out
-# says otherwise), which it starts afresh; it writes nowhere else but
-# build/. Steps, each timed:
+# says otherwise), whose results of an earlier run it replaces; it writes
+# nowhere else but build/. Steps, each timed:
 #   1. ga-bench: Global Arrays' own calls through Debian's prebuilt Global
 #      Arrays, linked with reach's libarmci and then with Debian's ARMCI-MPI,
 #      on one node and through the network path (--network), at 2 processes
@@ -43,8 +43,10 @@ step() {
 cmake -S . -B build -G Ninja >/dev/null
 cmake --build build
 step "the build"
-rm -rf "$out"
+# An earlier run's results go (a report would mix them in); nothing else
+# in the folder is touched.
 mkdir -p "$out"
+rm -rf "$out"/*.json "$out"/*.png "$out"/report.md "$out"/scale.md "$out"/scale
 if [ -x build/ga-bench ]; then
     for net in "" --network; do
         for ga in ga-bench ga-bench-armci-mpi; do

@@ -29,10 +29,10 @@ esac
 build=${1:-build}
 out=${2:-$build/scale}
 case $mode in
-quick) iters=3 runs="1:2 1:4 1:8 1:16 4:16" doc=${3:-reach-results/scale.md} ;;
+quick) iters=3 runs="1:2 1:4 1:8 1:16 4:16" doc=${3:-$here/reach-results/scale.md} ;;
 short) iters=3 runs="1:2 1:64 16:64" doc=${3:-$out/scale.md} ;;
 docs) iters=20 runs="1:2 1:4 1:8 1:16 1:32 1:64 4:8 4:16 4:32 4:64 16:32 16:64" doc=${3:-$here/docs/scale.md} ;;
-main) iters=5 runs="1:2 1:4 1:8 1:16 1:32 4:16 16:32" doc=${3:-reach-results/scale.md} ;;
+main) iters=5 runs="1:2 1:4 1:8 1:16 1:32 4:16 16:32" doc=${3:-$here/reach-results/scale.md} ;;
 esac
 mkdir -p "$(dirname "$doc")"
 mpiexec=${MPIEXEC:-mpiexec}

@@ -75,9 +75,14 @@ for pass in $passes; do
     asan.quick)
         run_pass build-asan "-L ^smoke$" -- -DCMAKE_C_COMPILER=clang -DREACH_SANITIZER=address \
             -DREACH_FUZZ=ON -DREACH_BUILD_BENCH=OFF ;;
-    asan.*)
+    asan.rest)
+        run_pass build-asan "-LE ^(long|kill|smoke)$" -- -DCMAKE_C_COMPILER=clang -DREACH_SANITIZER=address \
+            -DREACH_FUZZ=ON -DREACH_BUILD_BENCH=OFF ;;
+    asan.full)
         run_pass build-asan "-LE ^(long|kill)$" -- -DCMAKE_C_COMPILER=clang -DREACH_SANITIZER=address \
             -DREACH_FUZZ=ON -DREACH_BUILD_BENCH=OFF ;;
+    tsan.rest)
+        run_pass build-tsan "-L ^tsan$ -L ^matrix$" -- -DREACH_SANITIZER=thread -DREACH_BUILD_BENCH=OFF ;;
     tsan.*)
         run_pass build-tsan "-L ^tsan$" -- -DREACH_SANITIZER=thread -DREACH_BUILD_BENCH=OFF ;;
     openmpi.*)

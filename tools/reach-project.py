@@ -5,7 +5,7 @@ them to large clusters.
 A trace directory holds one file per rank (rank-NNNNN.trace, written by
 reach_finalize; see src/base/trace.h): a few header lines, then 32-byte events.
 For each workload (the events between the marks "begin NAME" and "end NAME")
-the replay (reach_trace.py) builds the dependency graph of the run and times
+the replay (reach_replay.py) builds the dependency graph of the run and times
 it, as a discrete-event simulation:
 
 - each thread of each rank (the application thread, the server thread) does
@@ -51,7 +51,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from reach_trace import LSHM, Workload, at, fit, iterations, read_dir, workloads  # noqa: E402
+from reach_replay import Workload  # noqa: E402
+from reach_trace import LSHM, at, fit, iterations, read_dir, workloads  # noqa: E402
 
 # Published network classes. Under every class, reach's own software time
 # comes from the trace (this machine's processor) and a store to a shared
@@ -191,8 +192,6 @@ def replay_run(job):
             if net is nets[0]:
                 row.update(msgs=msgs / k, hops=hops / k, measured=meas / k, software=used)
         if traced:
-            if software.get(name) is not None:   # the traced replay takes this trace's software times
-                w = Workload(ranks, name, traced=True)
             row["traced"] = w.replay(w.traced_params(nets[0]))[0] / k
         del w
         out.append((name, size, n, row))
@@ -228,11 +227,12 @@ def collect(runs, nets, iters):
 def projection(points):
     """(fit, coef, err) of [(nodes, y)]: of the points at 8 nodes and more
     if there are three (the growth at scale; at 2 and 4 nodes every
-    algorithm is a step or two), else of all beyond 1 node."""
+    algorithm is a step or two), else of all beyond 1 node; None if fewer
+    than two (one point says nothing of growth)."""
     pts = [(n, y) for n, y in points if n > 1 and y > 0]
     big = [(n, y) for n, y in pts if n >= 8]
     pts = big if len(big) >= 3 else pts
-    return fit(pts) if pts else None
+    return fit(pts) if len(pts) >= 2 else None
 
 
 def fmt(x):
