@@ -1,7 +1,7 @@
 #!/bin/sh
 # The test suite in tiers (tests/CMakeLists.txt says which run is in which):
 #
-#   scripts/test.sh [-R REGEX] [PASS...]          the quick tier, about 8 min
+#   scripts/test.sh [-R REGEX] [PASS...]          the quick tier, about 5 min
 #   scripts/test.sh --full [-R REGEX] [PASS...]   the matrix, every run
 #   scripts/test.sh --rest [-R REGEX] [PASS...]   the matrix less what the
 #                                                 quick tier runs (CI, after it)
@@ -67,28 +67,27 @@ summary="" failed=0
 for pass in $passes; do
     echo "== test pass: $pass ($tier)"
     start=$(date +%s)
-    case $pass.$tier in
-    default.quick|default.full)
-        run_pass build "" -- ;;
-    default.rest)
-        run_pass build "-L ^matrix$" -- ;;
-    asan.quick)
-        run_pass build-asan "-L ^smoke$" -- -DCMAKE_C_COMPILER=clang -DREACH_SANITIZER=address \
-            -DREACH_FUZZ=ON -DREACH_BUILD_BENCH=OFF ;;
-    asan.rest)
-        run_pass build-asan "-LE ^(long|kill|smoke)$" -- -DCMAKE_C_COMPILER=clang -DREACH_SANITIZER=address \
-            -DREACH_FUZZ=ON -DREACH_BUILD_BENCH=OFF ;;
-    asan.full)
-        run_pass build-asan "-LE ^(long|kill)$" -- -DCMAKE_C_COMPILER=clang -DREACH_SANITIZER=address \
-            -DREACH_FUZZ=ON -DREACH_BUILD_BENCH=OFF ;;
-    tsan.rest)
-        run_pass build-tsan "-L ^tsan$ -L ^matrix$" -- -DREACH_SANITIZER=thread -DREACH_BUILD_BENCH=OFF ;;
-    tsan.*)
-        run_pass build-tsan "-L ^tsan$" -- -DREACH_SANITIZER=thread -DREACH_BUILD_BENCH=OFF ;;
-    openmpi.*)
-        run_pass build-openmpi "-LE ^long$" -- -DMPI_C_COMPILER=/usr/bin/mpicc.openmpi \
-            -DMPIEXEC_EXECUTABLE=/usr/bin/mpirun.openmpi -DREACH_BUILD_BENCH=OFF ;;
+    # The pass's build folder and configuration, then what it runs of the tier.
+    case $pass in
+    default) dir=build; set -- ;;
+    asan) dir=build-asan
+          set -- -DCMAKE_C_COMPILER=clang -DREACH_SANITIZER=address -DREACH_FUZZ=ON -DREACH_BUILD_BENCH=OFF ;;
+    tsan) dir=build-tsan; set -- -DREACH_SANITIZER=thread -DREACH_BUILD_BENCH=OFF ;;
+    openmpi) dir=build-openmpi
+             set -- -DMPI_C_COMPILER=/usr/bin/mpicc.openmpi -DMPIEXEC_EXECUTABLE=/usr/bin/mpirun.openmpi \
+                 -DREACH_BUILD_BENCH=OFF ;;
     esac
+    case $pass.$tier in
+    default.rest) labels="-L ^matrix$" ;;
+    default.*) labels="" ;;
+    asan.quick) labels="-L ^smoke$" ;;
+    asan.rest) labels="-LE ^(long|kill|smoke)$" ;;
+    asan.full) labels="-LE ^(long|kill)$" ;;
+    tsan.rest) labels="-L ^tsan$ -L ^matrix$" ;;
+    tsan.*) labels="-L ^tsan$" ;;
+    openmpi.*) labels="-LE ^long$" ;;
+    esac
+    run_pass "$dir" "$labels" -- "$@"
     status=$?
     took=$(($(date +%s) - start))
     if [ $status -eq 0 ]; then
