@@ -83,9 +83,7 @@ int wait_rank_ended(int rank)
     return 0;
 }
 
-/* Whether rank's pid names a process here at all: another rank of this
- * machine, in this pid namespace. */
-static int wait_proc_visible(int rank)
+int wait_proc_visible(int rank)
 {
     const peer_t *p = &rt.peers[rank], *me = &rt.peers[rt.rank];
     return rank != rt.rank && p->machine == me->machine && p->pidns == me->pidns && p->pidns != 0;

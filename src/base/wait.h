@@ -103,6 +103,9 @@ void wait_stop_checks(void) REACH_HIDDEN;
 /* 1 if rank has ended without reach_finalize: found in /proc (a rank of
  * this machine, unless REACH_PEER_PROC=0) or by the network. */
 int wait_peer_gone(int rank) REACH_HIDDEN;
+/* Whether rank's pid names a process here at all: another rank of this
+ * machine, in this pid namespace (a rank /proc can check). */
+int wait_proc_visible(int rank) REACH_HIDDEN;
 /* 1 if rank is of this machine and /proc says it has ended, whatever
  * REACH_PEER_PROC says (for the message of a failure). */
 int wait_proc_gone(int rank) REACH_HIDDEN;

@@ -61,11 +61,11 @@ static int ofi_test(void *req, const char *what, int rank)
 
 /* ---- sending ------------------------------------------------------------------------ */
 
-/* The endpoint each channel sends from, and whether it goes to the
- * rank's server endpoint. */
+/* The worker each channel sends from, and the rank's worker it goes to. */
 static const int chan_from[] = {[NET_REQUEST] = NET_CLIENT, [NET_REPLY] = NET_SERVER, [NET_PUSH] = NET_CLIENT,
                                 [NET_SERVER_PUSH] = NET_SERVER};
-static const int chan_to_server[] = {[NET_REQUEST] = 1, [NET_REPLY] = 0, [NET_PUSH] = 0, [NET_SERVER_PUSH] = 0};
+static const int chan_to[] = {[NET_REQUEST] = NET_SERVER, [NET_REPLY] = NET_CLIENT, [NET_PUSH] = NET_CLIENT,
+                              [NET_SERVER_PUSH] = NET_CLIENT};
 
 /* Posts a send of buf (len bytes) from worker w to dest; ctx is its
  * completion's context (NULL: inject, no completion). Retries, progressing
@@ -84,7 +84,7 @@ static void ofi_post_send(int w, fi_addr_t dest, void *buf, size_t len, ofi_req_
  * to rank's endpoint (its server's or its client's): by fi_inject if it
  * is small enough, else from a copy freed once sent. The caller's buffers
  * may be reused on return. */
-static void ofi_send_whole(int w, int rank, int to_server, const ofi_wire_t *m, const void *hdr, size_t hlen,
+static void ofi_send_whole(int w, int rank, int to, const ofi_wire_t *m, const void *hdr, size_t hlen,
                            const void *data, size_t len)
 {
     size_t total = sizeof *m + hlen + len;
@@ -100,24 +100,24 @@ static void ofi_send_whole(int w, int rank, int to_server, const ofi_wire_t *m, 
         memcpy(buf + sizeof *m, hdr, hlen);
     if (len)
         memcpy(buf + sizeof *m + hlen, data, len);
-    ofi_post_send(w, ofi.addr[rank][to_server], buf, total, r, rank);
+    ofi_post_send(w, ofi.addr[rank][to], buf, total, r, rank);
 }
 
-void ofi_send_control(int w, int rank, int to_server, const ofi_wire_t *m)
+void ofi_send_control(int w, int rank, int to, const ofi_wire_t *m)
 {
-    ofi_send_whole(w, rank, to_server, m, NULL, 0, NULL, 0);
+    ofi_send_whole(w, rank, to, m, NULL, 0, NULL, 0);
 }
 
 static void *ofi_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len,
                       int flags)
 {
-    int w = chan_from[chan], to_server = chan_to_server[chan];
+    int w = chan_from[chan], to = chan_to[chan];
     size_t total = sizeof(ofi_wire_t) + hlen + len;
     ofi_wire_t m = {.chan = (uint8_t)chan, .kind = OFI_EAGER_MSG, .from = rt.rank, .hlen = (uint32_t)hlen,
                     .len = len};
     ofi_req_t *user = NULL;
     if (total <= OFI_EAGER) {
-        ofi_send_whole(w, rank, to_server, &m, hdr, hlen, data, len);
+        ofi_send_whole(w, rank, to, &m, hdr, hlen, data, len);
     } else {
         /* Rendezvous: into place from the caller's data; or, where the
          * caller asked for eager, whole from a copy (OFI_LARGE_MSG). The
@@ -140,7 +140,7 @@ static void *ofi_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, c
             rt_fatal("libfabric cannot register %zu bytes to send: %s", len, fi_strerror(-rc));
         m.addr = ofi.virt_addr ? (uint64_t)(uintptr_t)src : 0;
         m.token = (uint64_t)(uintptr_t)r;
-        ofi_send_whole(w, rank, to_server, &m, hdr, hlen, NULL, 0);
+        ofi_send_whole(w, rank, to, &m, hdr, hlen, NULL, 0);
     }
     if (flags & NET_FREE)
         free((void *)hdr);
@@ -157,7 +157,7 @@ static void ofi_read_rndv(int w, const ofi_wire_t *m, void *place, void *arg, vo
     r->rank = m->from;
     r->token = m->token;
     r->sender_w = chan_from[m->chan];
-    ofi_read(w, m->from, r->sender_w == NET_SERVER, place, m->len, m->addr, m->key, r);
+    ofi_read(w, m->from, r->sender_w, place, m->len, m->addr, m->key, r);
 }
 
 static void ofi_recv_rndv(void *rndv, void *place, size_t len, void *arg)
@@ -186,13 +186,13 @@ static void *ofi_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
     ofi_req_t *r = ofi_req_new(OFI_REQ_GET);
     r->keep = 1;
     if (bytes > OFI_GET_MSG_MAX) {
-        ofi_read(NET_CLIENT, rank, 1, dst, bytes, ofi_remote(rank, raddr), ofi.keys[rank], r);
+        ofi_read(NET_CLIENT, rank, NET_SERVER, dst, bytes, ofi_remote(rank, raddr), ofi.keys[rank], r);
         return r;
     }
     r->dst = dst;
     ofi_wire_t m = {.kind = OFI_GET, .from = rt.rank, .len = bytes, .addr = raddr,
                     .token = (uint64_t)(uintptr_t)r};
-    ofi_send_control(NET_CLIENT, rank, 1, &m);
+    ofi_send_control(NET_CLIENT, rank, NET_SERVER, &m);
     return r;
 }
 
@@ -201,7 +201,7 @@ static void *ofi_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
 void ofi_serve_get(const ofi_wire_t *m)
 {
     ofi_wire_t a = {.kind = OFI_GET_DATA, .from = rt.rank, .len = m->len, .token = m->token};
-    ofi_send_whole(NET_SERVER, m->from, 0, &a, NULL, 0, (const void *)(uintptr_t)m->addr, m->len);
+    ofi_send_whole(NET_SERVER, m->from, NET_CLIENT, &a, NULL, 0, (const void *)(uintptr_t)m->addr, m->len);
 }
 
 static void *ofi_amo(int rank, int cas, const uint64_t *operand, uint64_t *result, uintptr_t raddr)
@@ -211,7 +211,7 @@ static void *ofi_amo(int rank, int cas, const uint64_t *operand, uint64_t *resul
     r->result = result;
     ofi_wire_t m = {.chan = NET_REQUEST, .kind = OFI_AMO, .from = rt.rank, .hlen = (uint32_t)cas,
                     .addr = raddr, .key = *operand, .len = *result, .token = (uint64_t)(uintptr_t)r};
-    ofi_send_control(NET_CLIENT, rank, 1, &m);
+    ofi_send_control(NET_CLIENT, rank, NET_SERVER, &m);
     return r;
 }
 
@@ -228,7 +228,7 @@ void ofi_serve_amo(const ofi_wire_t *m)
         old = atomic_fetch_add(word, m->key);
     }
     ofi_wire_t a = {.kind = OFI_AMO_DONE, .from = rt.rank, .len = old, .token = m->token};
-    ofi_send_control(NET_SERVER, m->from, 0, &a);
+    ofi_send_control(NET_SERVER, m->from, NET_CLIENT, &a);
 }
 
 /* ---- the table -------------------------------------------------------------------- */
@@ -241,8 +241,6 @@ void ofi_serve_amo(const ofi_wire_t *m)
  * has data, and the sleep is bounded (ofi_idle_ms). */
 static int ofi_arm(net_worker_t w)
 {
-    if (w == NET_WATCH)
-        return 1;
     struct fid *f = &ofi.w[w].cq->fid;
     if (ofi.w[w].head != ofi.w[w].tail)
         return 0;
@@ -254,7 +252,7 @@ static int ofi_arm(net_worker_t w)
 
 static int ofi_fd(net_worker_t w)
 {
-    return w == NET_WATCH ? -1 : ofi.w[w].fd;
+    return ofi.w[w].fd;
 }
 
 /* See ofi_arm: a sleeping worker looks again at least this often. */
@@ -271,7 +269,7 @@ static void ofi_signal(net_worker_t w)
 
 static unsigned ofi_progress(net_worker_t w)
 {
-    return w == NET_WATCH ? 0 : ofi_progress_worker(w);
+    return w == NET_WATCH ? ofi_watch_progress() : ofi_progress_worker(w);
 }
 
 static const char *ofi_describe(void)

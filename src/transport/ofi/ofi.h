@@ -34,7 +34,8 @@
 
 /* The backend's own header, before the protocol's: what follows, and
  * for rendezvous and atomics their fields. */
-enum { OFI_EAGER_MSG, OFI_RNDV_MSG, OFI_LARGE_MSG, OFI_RNDV_DONE, OFI_AMO, OFI_AMO_DONE, OFI_GET, OFI_GET_DATA };
+enum { OFI_EAGER_MSG, OFI_RNDV_MSG, OFI_LARGE_MSG, OFI_RNDV_DONE, OFI_AMO, OFI_AMO_DONE, OFI_GET, OFI_GET_DATA,
+       OFI_PING, OFI_PONG };
 /* Gets up to this size are messages answered by the target's server
  * (OFI_GET, OFI_GET_DATA: over tcp a small fi_read took 28 us where a
  * message's round trip takes 18); larger ones are fi_read, zero-copy. */
@@ -77,6 +78,7 @@ extern struct ofi_state {
         struct fid_ep *ep;
         struct fid_cq *cq;
         int fd;
+        size_t rlen;        /* the size of its receive buffers */
         ofi_req_t *recv[OFI_RECVS];
         /* Completions read but not yet handled, in order: a handler that
          * sends or reads may progress the provider again (on -FI_EAGAIN),
@@ -84,9 +86,14 @@ extern struct ofi_state {
         struct fi_cq_msg_entry *queue;
         size_t head, tail, cap;
         int handling;       /* a handler of this worker's runs */
-    } w[2];                 /* NET_CLIENT, NET_SERVER */
+    } w[3];                 /* NET_CLIENT, NET_SERVER, NET_WATCH */
     _Atomic long owned;     /* the backend's own requests not yet complete */
-    fi_addr_t (*addr)[2];   /* by rank: its client's and its server's endpoint */
+    fi_addr_t (*addr)[3];   /* by rank: its client's, its server's and its watch's endpoint */
+    struct ofi_ping {       /* by rank: the watch's ping (ofi_watch.c) */
+        double since;       /* when it was first tried (0: no ping unanswered) */
+        int posted;         /* the provider took it */
+    } *pings;
+    double next_ping;
     struct fid_mr *mr;      /* the arena */
     uint64_t *keys, *bases; /* by rank: its arena's key and address */
     int virt_addr;          /* RMA addresses are virtual (else offsets in the region) */
@@ -106,10 +113,19 @@ static inline void ofi_req_free(ofi_req_t *r)
 
 /* ofi.c */
 ofi_req_t *ofi_req_new(int kind) REACH_HIDDEN;
-void ofi_send_control(int w, int rank, int to_server, const ofi_wire_t *m) REACH_HIDDEN;
+/* A message of the backend's own, from worker w to rank's worker to. */
+void ofi_send_control(int w, int rank, int to, const ofi_wire_t *m) REACH_HIDDEN;
 void ofi_serve_amo(const ofi_wire_t *m) REACH_HIDDEN;
 void ofi_serve_get(const ofi_wire_t *m) REACH_HIDDEN;
 void ofi_recv_large(int w, const ofi_wire_t *m) REACH_HIDDEN;
+/* ofi_watch.c */
+/* The watch (the server thread's): keeps the client's sends moving, and
+ * pings the ranks that /proc cannot see. */
+unsigned ofi_watch_progress(void) REACH_HIDDEN;
+/* At the watch worker: a ping answered, an answer heard. */
+void ofi_watch_arrived(const ofi_wire_t *m) REACH_HIDDEN;
+/* A ping that failed: its rank is lost. */
+void ofi_watch_failed(int rank, int err) REACH_HIDDEN;
 /* ofi_ep.c */
 int ofi_init(void *base, size_t len, const net_upcalls_t *up) REACH_HIDDEN;
 void ofi_finalize(void) REACH_HIDDEN;
@@ -126,7 +142,7 @@ int ofi_collect(int w) REACH_HIDDEN;
 /* Registers buf for remote reads through worker w's endpoint: 0 or a
  * negative fi_errno. */
 int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_t *key) REACH_HIDDEN;
-void ofi_read(int w, int rank, int from_server, void *place, size_t len, uint64_t raddr, uint64_t key,
+void ofi_read(int w, int rank, int at, void *place, size_t len, uint64_t raddr, uint64_t key,
               ofi_req_t *r) REACH_HIDDEN;
 
 /* raddr of rank's arena as its RMA address. */

@@ -23,12 +23,12 @@ int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_
     return rc;
 }
 
-void ofi_read(int w, int rank, int at_server, void *place, size_t len, uint64_t raddr, uint64_t key,
+void ofi_read(int w, int rank, int at, void *place, size_t len, uint64_t raddr, uint64_t key,
               ofi_req_t *r)
 {
     r->rank = rank;
     r->w = w;
-    while (!ofi_posted(w, fi_read(ofi.w[w].ep, place, len, NULL, ofi.addr[rank][at_server], raddr, key, &r->ctx),
+    while (!ofi_posted(w, fi_read(ofi.w[w].ep, place, len, NULL, ofi.addr[rank][at], raddr, key, &r->ctx),
                        "read from", rank))
         ;
 }
@@ -41,6 +41,7 @@ int ofi_posted(int w, ssize_t rc, const char *what, int rank)
         rt_fatal("libfabric %s rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid,
                  fi_strerror((int)-rc), wait_rank_ended(rank) ? OFI_ENDED : "");
     ofi_progress_worker(w);
+    wait_tick();   /* (a provider that cannot reach a lost rank may say EAGAIN for ever) */
     return 0;
 }
 
@@ -49,7 +50,7 @@ int ofi_posted(int w, ssize_t rc, const char *what, int rank)
 static void ofi_post_recv(int w, ofi_req_t *r)
 {
     ssize_t rc;
-    while ((rc = fi_recv(ofi.w[w].ep, r->buf, OFI_EAGER, NULL, FI_ADDR_UNSPEC, &r->ctx)) == -FI_EAGAIN)
+    while ((rc = fi_recv(ofi.w[w].ep, r->buf, ofi.w[w].rlen, NULL, FI_ADDR_UNSPEC, &r->ctx)) == -FI_EAGAIN)
         fi_cq_read(ofi.w[w].cq, NULL, 0);
     if (rc != 0)
         rt_fatal("libfabric cannot post a receive: %s", fi_strerror((int)-rc));
@@ -105,6 +106,10 @@ static void ofi_arrived(int w, const ofi_wire_t *m, size_t got)
     case OFI_GET:
         ofi_serve_get(m);
         return;
+    case OFI_PING:
+    case OFI_PONG:
+        ofi_watch_arrived(m);
+        return;
     case OFI_GET_DATA:
         if (got != sizeof *m + m->len)
             rt_fatal("libfabric: a malformed message from rank %d", m->from);
@@ -125,7 +130,7 @@ static void ofi_completed(int w, ofi_req_t *r, size_t len)
         return;
     case OFI_REQ_RNDV_READ: {
         ofi_wire_t m = {.kind = OFI_RNDV_DONE, .from = rt.rank, .token = r->token};
-        ofi_send_control(r->w, r->rank, r->sender_w == NET_SERVER, &m);
+        ofi_send_control(r->w, r->rank, r->sender_w, &m);
         if (r->buf)   /* OFI_LARGE_MSG: now whole */
             ofi_deliver(r->w, r->buf, (const char *)r->buf + sizeof m + ((ofi_wire_t *)r->buf)->hlen);
         else
@@ -147,6 +152,13 @@ static void ofi_failed(int w)
     if (n != 1)
         rt_fatal("libfabric: an operation failed, and reading why failed too: %s", fi_strerror((int)-n));
     ofi_req_t *r = e.op_context;
+    if (w == NET_WATCH) {   /* a ping, or an answer to one */
+        if (r && r->rank >= 0)
+            ofi_watch_failed(r->rank, e.err);
+        if (r && r->kind == OFI_REQ_SEND)
+            ofi_req_done(r);
+        return;
+    }
     if (r && r->keep) {
         r->err = e.err;
         ofi_req_done(r);
@@ -225,7 +237,7 @@ static int ofi_core_each(void)
 
 /* Opens worker w: its endpoint and completion queue, with receives
  * posted. 0, or a negative fi_errno with *step naming what failed. The
- * server's queue has a descriptor to sleep on. So does the client's
+ * server's and the watch's queues have a descriptor to sleep on. So does the client's
  * where ranks share cores; where each has one (online cores, not the
  * process's binding), its waits poll and then sleep a millisecond at a
  * time (fd -1): a client queue with a descriptor made a round trip over
@@ -233,11 +245,12 @@ static int ofi_core_each(void)
  * instead of poll, and signals the descriptor). */
 static int ofi_open_worker(int w, const char **step)
 {
-    int sleeps = w == NET_SERVER || !ofi_core_each();
+    int sleeps = w != NET_CLIENT || !ofi_core_each();
     struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = sleeps ? FI_WAIT_FD : FI_WAIT_NONE,
                             .size = 1024};
     int rc;
     ofi.w[w].fd = -1;
+    ofi.w[w].rlen = w == NET_WATCH ? sizeof(ofi_wire_t) : OFI_EAGER;
     if ((rc = fi_endpoint(ofi.domain, ofi.info, &ofi.w[w].ep, NULL)) != 0)
         *step = "fi_endpoint";
     else if ((rc = fi_cq_open(ofi.domain, &ca, &ofi.w[w].cq, NULL)) != 0)
@@ -251,8 +264,8 @@ static int ofi_open_worker(int w, const char **step)
         return rc;
     for (int i = 0; i < OFI_RECVS; i++) {
         ofi_req_t *r = calloc(1, sizeof *r);
-        if (!r || !(r->buf = malloc(OFI_EAGER)))
-            rt_oom("network receive buffers", OFI_EAGER);
+        if (!r || !(r->buf = malloc(ofi.w[w].rlen)))
+            rt_oom("network receive buffers", ofi.w[w].rlen);
         r->kind = OFI_REQ_RECV;
         r->rank = -1;
         ofi.w[w].recv[i] = r;
@@ -273,7 +286,7 @@ static void ofi_close(struct fid *f, const char *what)
 static void ofi_close_all(void)
 {
     ofi_close(ofi.mr ? &ofi.mr->fid : NULL, "arena registration");
-    for (int w = 0; w < 2; w++) {
+    for (int w = 0; w < 3; w++) {
         ofi_close(ofi.w[w].ep ? &ofi.w[w].ep->fid : NULL, "endpoint");
         ofi_close(ofi.w[w].cq ? &ofi.w[w].cq->fid : NULL, "completion queue");
         for (int i = 0; i < OFI_RECVS; i++)
@@ -289,6 +302,7 @@ static void ofi_close_all(void)
     if (ofi.info)
         fi_freeinfo(ofi.info);
     free(ofi.addr);
+    free(ofi.pings);
     free(ofi.keys);
     free(ofi.bases);
     memset(&ofi, 0, sizeof ofi);
@@ -340,47 +354,49 @@ static int ofi_open(const char *call)
         return rt_error(REACH_ERR_SYSTEM, call, "libfabric (%s): %s", ofi.info->fabric_attr->prov_name,
                         fi_strerror(-rc));
     const char *step = NULL;
-    if ((rc = ofi_open_worker(NET_CLIENT, &step)) != 0 || (rc = ofi_open_worker(NET_SERVER, &step)) != 0)
+    for (int w = NET_CLIENT; w <= NET_WATCH && rc == 0; w++)
+        rc = ofi_open_worker(w, &step);
+    if (rc != 0)
         return rt_error(REACH_ERR_SYSTEM, call, "libfabric (%s) cannot open an endpoint: %s: %s",
                         ofi.info->fabric_attr->prov_name, step, fi_strerror(-rc));
     return REACH_SUCCESS;
 }
 
-/* Every rank's endpoint names, arena key and base, exchanged; both
+/* Every rank's endpoint names, arena key and base, exchanged; the three
  * endpoints of every rank in the address vector. */
 static int ofi_connect(const char *call, void *base, uint64_t key)
 {
-    char names[2][256];
-    size_t len[2] = {sizeof names[0], sizeof names[1]};
-    for (int w = 0; w < 2; w++)
-        if (fi_getname(&ofi.w[w].ep->fid, names[w], &len[w]) != 0 || len[w] != len[0])
-            return rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot name an endpoint");
     struct {
         uint64_t key, base;
-    } mine = {key, (uint64_t)(uintptr_t)base};
-    int *off[3];
-    char *all[3] = {boot_allgatherv(names[0], len[0], &off[0]), boot_allgatherv(names[1], len[1], &off[1]),
-                    boot_allgatherv(&mine, sizeof mine, &off[2])};
+        char names[3][256];
+    } mine = {key, (uint64_t)(uintptr_t)base, {{0}}};
+    size_t len = sizeof mine.names[0];
+    for (int w = 0; w < 3; w++) {
+        size_t got = sizeof mine.names[w];
+        if (fi_getname(&ofi.w[w].ep->fid, mine.names[w], &got) != 0 || (w > 0 && got != len))
+            return rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot name an endpoint");
+        len = got;
+    }
+    int *off;
+    char *all = boot_allgatherv(&mine, sizeof mine, &off);
     size_t n = (size_t)rt.size;
     ofi.addr = calloc(n, sizeof *ofi.addr);
+    ofi.pings = calloc(n, sizeof *ofi.pings);
     ofi.keys = calloc(n, sizeof *ofi.keys);
     ofi.bases = calloc(n, sizeof *ofi.bases);
-    if (!ofi.addr || !ofi.keys || !ofi.bases)
+    if (!ofi.addr || !ofi.pings || !ofi.keys || !ofi.bases)
         rt_oom(call, n * sizeof *ofi.addr);
     int st = REACH_SUCCESS;
     for (int r = 0; r < rt.size && st == REACH_SUCCESS; r++) {
-        memcpy(&mine, all[2] + off[2][r], sizeof mine);
+        memcpy(&mine, all + off[r], sizeof mine);
         ofi.keys[r] = mine.key;
         ofi.bases[r] = mine.base;
-        for (int w = 0; w < 2; w++)
-            if (off[w][r + 1] - off[w][r] != (int)len[0] ||
-                fi_av_insert(ofi.av, all[w] + off[w][r], 1, &ofi.addr[r][w], 0, NULL) != 1)
+        for (int w = 0; w < 3; w++)
+            if (fi_av_insert(ofi.av, mine.names[w], 1, &ofi.addr[r][w], 0, NULL) != 1)
                 st = rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot address rank %d", r);
     }
-    for (int c = 0; c < 3; c++) {
-        free(all[c]);
-        free(off[c]);
-    }
+    free(all);
+    free(off);
     return st;
 }
 
@@ -414,7 +430,7 @@ void ofi_finalize(void)
     /* The backend's own sends and rendezvous finish (their completions,
      * the peers' OFI_RNDV_DONE), while every rank still progresses. */
     for (int round = 0; round < 1000; round++) {
-        for (int w = 0; w < 2; w++)
+        for (int w = 0; w < 3; w++)
             ofi_progress_worker(w);
         if (rt_all_agree(rt.comm, atomic_load(&ofi.owned) == 0))
             break;
