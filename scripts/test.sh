@@ -11,12 +11,13 @@
 #            matrix: every test
 #   asan     clang, AddressSanitizer + UndefinedBehaviorSanitizer, MPICH
 #            (build-asan/): quick: the smoke tier; matrix: every test but
-#            the "long" runs and the kill tests, and the fuzz target of the
-#            argument checks for a minute
+#            the "long" runs, the kill tests and the runs across emulated
+#            machines, and the fuzz target of the argument checks for a
+#            minute
 #   tsan     gcc, ThreadSanitizer, MPICH (build-tsan/): the tests labelled
 #            "tsan", where the server thread works beside the application
 #   openmpi  gcc, Debian's Open MPI (build-openmpi/): the matrix only, every
-#            test but the "long" runs
+#            test but the "long" runs and those across emulated machines
 # -R REGEX runs only the tests whose names (PROGRAM.MODE.npN[.VARIANT], e.g.
 # test_lock.net1.np4.ticket) match, within each pass's selection. A pass
 # that fails to build or to test does not stop the others; a summary of
@@ -81,11 +82,11 @@ for pass in $passes; do
     default.rest) labels="-L ^matrix$" ;;
     default.*) labels="" ;;
     asan.quick) labels="-L ^smoke$" ;;
-    asan.rest) labels="-LE ^(long|kill|smoke)$" ;;
-    asan.full) labels="-LE ^(long|kill)$" ;;
+    asan.rest) labels="-LE ^(long|kill|smoke|machines)$" ;;
+    asan.full) labels="-LE ^(long|kill|machines)$" ;;
     tsan.rest) labels="-L ^tsan$ -L ^matrix$" ;;
     tsan.*) labels="-L ^tsan$" ;;
-    openmpi.*) labels="-LE ^long$" ;;
+    openmpi.*) labels="-LE ^(long|machines)$" ;;
     esac
     run_pass "$dir" "$labels" -- "$@"
     status=$?

@@ -5,8 +5,9 @@
 # own network, /dev/shm, /proc, process ids, System V IPC, host name and
 # boot id, as separate machines have: reach (and MPI, and UCX) can then
 # share nothing between machines that real clusters do not share. Needs
-# root, iproute2 and util-linux (scripts/install-deps.sh); a test that
-# finds it cannot run here exits 77 (skipped) with the reason.
+# root, iproute2 and util-linux (scripts/install-deps.sh); where it cannot
+# run it says why and exits 77 (a skipped test), or 1 with
+# TM_REQUIRED=1 (as CI sets it).
 #
 #   --machines M        emulated machines (default 2)
 #   --placement P       block (default: machine 1 gets the first N/M ranks)
@@ -36,7 +37,7 @@
 # MPICH 4.0.2 over UCX's tcp transport hangs in MPI_Finalize between
 # machines in about 3 runs of 10 (UCX disconnecting its endpoints, UCX
 # issue 8738): every rank runs with tests/machines/no_disconnect.c
-# preloaded (REACH_TM_PRELOAD, default build/tests/libtm_no_disconnect.so),
+# preloaded (TM_PRELOAD, default build/tests/libtm_no_disconnect.so),
 # which completes those disconnects at once.
 set -u
 
@@ -46,12 +47,18 @@ if [ -n "${TM_STATE:-}" ]; then
   host=$1
   shift
   ns=$TM_PREFIX-${host#m}
+  # (what the machine's processes leave in its /dev/shm, but MPICH's own
+  # files, is written down for the harness to fail the job)
   exec ip netns exec "$ns" unshare --mount --pid --ipc --uts --fork --mount-proc sh -c '
     mount -t tmpfs -o size=4g tm-shm /dev/shm || exit 1
     hostname "$1"
     mount --bind "$2" /proc/sys/kernel/random/boot_id || exit 1
-    shift 2
-    exec sh -c "$*"' sh "$host" "$TM_STATE/boot_id.$host" "$@"
+    state=$3
+    shift 3
+    sh -c "$*"
+    s=$?
+    ls -A /dev/shm | grep -v "^mpich_shar_tmp" >"$state/left.$(hostname)"
+    exit $s' sh "$host" "$TM_STATE/boot_id.$host" "$TM_STATE" "$@"
 fi
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -82,14 +89,18 @@ case $machines in ''|*[!0-9]*) usage "--machines $machines is not a number" ;; e
 [ $((np % machines)) -eq 0 ] || usage "-n $np is not a multiple of --machines $machines"
 case $placement in block|rr) ;; *) usage "--placement is block or rr" ;; esac
 
-skip() { echo "two-machines.sh: cannot run here: $*; skipped"; exit 77; }
+skip() {
+  echo "two-machines.sh: cannot run here: $*"
+  [ "${TM_REQUIRED:-0}" = 1 ] && exit 1   # (CI)
+  exit 77
+}
 [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
-for tool in ip unshare nsenter mpiexec; do command -v $tool >/dev/null || skip "no $tool (scripts/install-deps.sh)"; done
-preload=${REACH_TM_PRELOAD:-$here/../build/tests/libtm_no_disconnect.so}
-[ -r "$preload" ] || skip "no $preload (build reach's tests, or set REACH_TM_PRELOAD)"
+for tool in ip unshare mpiexec; do command -v $tool >/dev/null || skip "no $tool (scripts/install-deps.sh)"; done
+preload=${TM_PRELOAD:-$here/../build/tests/libtm_no_disconnect.so}
+[ -r "$preload" ] || skip "no $preload (build reach's tests, or set TM_PRELOAD)"
 if [ -n "$delay" ]; then
-  relay=${REACH_RELAY:-$here/../build/reach-relay}
-  [ -x "$relay" ] || skip "no $relay (build reach, or set REACH_RELAY)"
+  relay=${TM_RELAY:-$here/../build/reach-relay}
+  [ -x "$relay" ] || skip "no $relay (build reach, or set TM_RELAY)"
 fi
 
 # ---- set up --------------------------------------------------------------------------
@@ -162,9 +173,11 @@ for i in $(seq "$machines"); do
     echo "m$i:1" >>"$TM_STATE/machinefile"
   fi
 done
-for _ in $(seq 50); do
-  ip netns exec "$TM_PREFIX-$machines" ping -c 1 -W 1 10.77.0.254 >/dev/null 2>&1 && break
-  sleep 0.1
+for i in $(seq "$machines"); do   # (each link up before the proxies connect)
+  for _ in $(seq 50); do
+    ip -n "$TM_PREFIX-$i" -br link show eth0 | grep -q LOWER_UP && break
+    sleep 0.1
+  done
 done
 
 # ---- the job -------------------------------------------------------------------------
@@ -185,4 +198,9 @@ job_pid=$!
 wait "$job_pid"
 status=$?
 job_pid=""
+for f in "$TM_STATE"/left.*; do
+  [ -s "$f" ] || continue
+  echo "two-machines.sh: left in ${f##*.}'s /dev/shm: $(tr '\n' ' ' <"$f")" >&2
+  [ $status -ne 0 ] || status=1
+done
 exit $status

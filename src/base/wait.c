@@ -208,8 +208,9 @@ void wait_tick(void)
         char net[160] = "";
         if (atomic_load(&lost_said) == 2)
             snprintf(net, sizeof net, " (the network reports: %s)", lost_why);
-        rt_fatal("rank%s %s %s ended without reach_finalize (killed, crashed or exited)%s, and this "
+        rt_fatal("rank%s %s %s ended without reach_finalize (killed, crashed or exited)%s%s, and this "
                  "rank still waits %s; ending the job",
-                 count > 1 ? "s" : "", who, count > 1 ? "have" : "has", net, what);
+                 count > 1 ? "s" : "", who, count > 1 ? "have" : "has", net[0] ? " or cannot be reached" : "",
+                 net, what);
     }
 }
