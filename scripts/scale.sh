@@ -5,7 +5,7 @@
 # replay against the measured time at 2 processes, fits and projects to
 # 4096 nodes (tools/reach-project.py).
 #
-#   scripts/scale.sh [--quick | --short | --docs] [BUILD_DIR [OUT_DIR [REPORT]]]
+#   scripts/scale.sh [--quick | --short | --docs | --machines] [BUILD_DIR [OUT_DIR [REPORT]]]
 #
 # BUILD_DIR holds reach-scale (default build); the traces go to OUT_DIR
 # (default BUILD_DIR/scale), the report to REPORT (default
@@ -18,6 +18,13 @@
 # matrix's tool.reach-scale), the report beside the traces unless REPORT is
 # given. --docs: the reference run, 20 iterations at up to 64, its report
 # docs/scale.md, the copy the documentation quotes: only on purpose.
+# --machines (root): the model checked between emulated machines
+# (scripts/two-machines.sh) with a latency L added to their link: the path
+# calibrated through the relay with nothing added, then reach-scale traced
+# on 2, 4 and 8 machines (a rank each) at L = 20 and 100 us, each replayed
+# with the calibrated L plus that L; the report (default
+# reach-results/scale-machines.md) has each workload's replayed time over
+# its measured time.
 set -e
 here=$(cd "$(dirname "$0")/.." && pwd)
 mode=main
@@ -25,6 +32,7 @@ case $1 in
 --quick) mode=quick; shift ;;
 --short) mode=short; shift ;;
 --docs) mode=docs; shift ;;
+--machines) mode=machines; shift ;;
 esac
 build=${1:-build}
 out=${2:-$build/scale}
@@ -33,11 +41,51 @@ quick) iters=3 runs="1:2 1:4 1:8 1:16 4:16" doc=${3:-$here/reach-results/scale.m
 short) iters=3 runs="1:2 1:64 16:64" doc=${3:-$out/scale.md} ;;
 docs) iters=20 runs="1:2 1:4 1:8 1:16 1:32 1:64 4:8 4:16 4:32 4:64 16:32 16:64" doc=${3:-$here/docs/scale.md} ;;
 main) iters=5 runs="1:2 1:4 1:8 1:16 1:32 4:16 16:32" doc=${3:-$here/reach-results/scale.md} ;;
+machines) iters=5 doc=${3:-$here/reach-results/scale-machines.md} ;;
 esac
 mkdir -p "$(dirname "$doc")"
 mpiexec=${MPIEXEC:-mpiexec}
 rm -rf "$out"
 mkdir -p "$out"
+# No bytecode cache beside the tools: the job writes only its results.
+project="env PYTHONDONTWRITEBYTECODE=1 python3 $here/tools/reach-project.py"
+if [ $mode = machines ]; then
+    tm="$here/scripts/two-machines.sh"
+    TM_RELAY=${TM_RELAY:-$build/reach-relay} $tm --delay 0 -n 2 "$build/reach-scale" --calibrate "$out/machine.json"
+    {
+        echo "# reach's scale model between emulated machines"
+        echo
+        echo "Made by \`scripts/scale.sh --machines\` ($(date -u +%Y-%m-%d), $(nproc) cores): reach-scale ($iters iterations)"
+        echo "on M emulated machines of one rank each (scripts/two-machines.sh: links of MTU 1500 through"
+        echo "tools/reach-relay), with L added to each frame's way; each run replayed by"
+        echo "\`tools/reach-project.py check\` with this machine's path calibrated through the relay with"
+        echo "nothing added, plus L (and 2L on a get's round trip). \"ratio\" is replayed over measured; the"
+        echo "last two columns replay with L and the round trip as the trace itself measured them."
+        echo
+        echo "The calibrated path: \`$(tr -d '\n' <"$out/machine.json" | sed 's/.*"L"/"L"/; s/, "measured".*//')\`"
+    } >"$doc"
+    for d in 20 100; do
+        python3 - "$out/machine.json" "$d" >"$out/machine-l$d.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+d = float(sys.argv[2])
+p["L"] += d
+p["Lrma"] += 2 * d
+p["name"] += f", {d:g} us added to each way"
+json.dump(p, sys.stdout)
+PY
+        for m in 2 4 8; do
+            echo "scale: $m machines, L + $d us"
+            TM_RELAY=${TM_RELAY:-$build/reach-relay} $tm --machines $m --delay $d -n $m \
+                "$build/reach-scale" --out "$out/l$d-m$m" --iters $iters
+            { echo; echo "## $m machines, $d us added"; echo; echo '```'
+              $project check "$out/l$d-m$m" --params "$out/machine-l$d.json" --iters $iters --within 1.5 || true
+              echo '```'; } >>"$doc"
+        done
+    done
+    echo "scale: the report is $doc"
+    exit 0
+fi
 # One process per core: the parameters of an unloaded path.
 $mpiexec -n 2 "$build/reach-scale" --calibrate "$out/machine.json"
 cat "$out/machine.json"
@@ -49,8 +97,6 @@ for run in $runs; do
     echo "scale: $n processes, $s per node"
     REACH_NODE_SIZE=$s $mpiexec -n "$n" "$build/reach-scale" --out "$out/n$n-s$s" --iters $iters
 done
-# No bytecode cache beside the tools: the job writes only its results.
-project="env PYTHONDONTWRITEBYTECODE=1 python3 $here/tools/reach-project.py"
 # The honest-projection check: each workload's replay at N = 2 against the
 # time it took (reported; the report says how far).
 $project check "$out/n2-s1" --params "$out/machine.json" --iters $iters || true

@@ -129,12 +129,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 143' INT TERM
 
+# A step of the set-up, which must succeed.
+setup() { "$@" || { echo "two-machines.sh: set-up failed: $*" >&2; exit 1; }; }
 ip netns add "$hub" || skip "cannot make a network namespace"
-ip -n "$hub" link set lo up
+setup ip -n "$hub" link set lo up
 if [ -z "$delay" ]; then
-  ip -n "$hub" link add br0 type bridge
-  ip -n "$hub" link set br0 mtu "$mtu" up
-  ip -n "$hub" addr add 10.77.0.254/24 dev br0
+  setup ip -n "$hub" link add br0 type bridge
+  setup ip -n "$hub" link set br0 mtu "$mtu" up
+  setup ip -n "$hub" addr add 10.77.0.254/24 dev br0
 else
   taps=(h)
   for i in $(seq "$machines"); do taps+=("$i"); done
@@ -143,30 +145,28 @@ else
   # (it runs in the host's namespace; its devices move into the machines)
   for _ in $(seq 50); do grep -q ready "$TM_STATE/relay" && break; sleep 0.1; done
   grep -q ready "$TM_STATE/relay" || { cat "$TM_STATE/relay"; echo "two-machines.sh: reach-relay did not start" >&2; exit 1; }
-  ip link set "t$$-h" netns "$hub"
-  ip -n "$hub" link set "t$$-h" name eth0
-  ip -n "$hub" link set eth0 mtu "$mtu" up
-  ip -n "$hub" addr add 10.77.0.254/24 dev eth0
+  setup ip link set "t$$-h" netns "$hub"
+  setup ip -n "$hub" link set "t$$-h" name eth0
+  setup ip -n "$hub" link set eth0 mtu "$mtu" up
+  setup ip -n "$hub" addr add 10.77.0.254/24 dev eth0
 fi
-hosts=""
 for i in $(seq "$machines"); do
   ns=$TM_PREFIX-$i
-  ip netns add "$ns"
-  ip -n "$ns" link set lo up
+  setup ip netns add "$ns"
+  setup ip -n "$ns" link set lo up
   if [ -z "$delay" ]; then
-    ip link add "v$$-$i" mtu "$mtu" type veth peer name eth0 netns "$ns"
-    ip link set "v$$-$i" netns "$hub"
-    ip -n "$hub" link set "v$$-$i" master br0 up
+    setup ip link add "v$$-$i" mtu "$mtu" type veth peer name eth0 netns "$ns"
+    setup ip link set "v$$-$i" netns "$hub"
+    setup ip -n "$hub" link set "v$$-$i" master br0 up
   else
-    ip link set "t$$-$i" netns "$ns"
-    ip -n "$ns" link set "t$$-$i" name eth0
+    setup ip link set "t$$-$i" netns "$ns"
+    setup ip -n "$ns" link set "t$$-$i" name eth0
   fi
-  ip -n "$ns" link set eth0 mtu "$mtu" up
-  ip -n "$ns" addr add "10.77.0.$i/24" dev eth0
+  setup ip -n "$ns" link set eth0 mtu "$mtu" up
+  setup ip -n "$ns" addr add "10.77.0.$i/24" dev eth0
   [ -z "$rate" ] || tc -n "$ns" qdisc add dev eth0 root tbf rate "$rate" burst 64kb latency 100ms ||
     { echo "two-machines.sh: tc tbf rate $rate failed" >&2; exit 1; }
   cat /proc/sys/kernel/random/uuid >"$TM_STATE/boot_id.m$i"
-  echo "10.77.0.$i m$i" >>"$TM_STATE/hosts"
   if [ $placement = block ]; then
     echo "m$i:$((np / machines))" >>"$TM_STATE/machinefile"
   else
