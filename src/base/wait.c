@@ -17,6 +17,8 @@ static struct {
     int lost;            /* a rank found gone, or -1 */
     double lost_at;      /* when it was found gone */
 } wt = {.lost = -1};
+/* The checks are on, for the networks' watches (their own thread). */
+static _Atomic int watching;
 
 static double wait_clock(void)
 {
@@ -112,6 +114,29 @@ int wait_proc_alive(int rank)
            state != 'x';
 }
 
+void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), const char *net)
+{
+    double now = wait_clock();
+    if (rt.cfg.peer_timeout <= 0 || !atomic_load(&watching) || now < *next)
+        return;
+    *next = now + rt.cfg.peer_timeout / 4;
+    for (int r = 0; r < rt.size; r++) {
+        wait_ping_t *p = &pings[r];
+        if (r == rt.rank || (rt.cfg.peer_proc && wait_proc_visible(r)) || wait_peer_gone(r)) {
+            *p = (wait_ping_t){0, 0};
+        } else if (p->since != 0 && now - p->since >= rt.cfg.peer_timeout) {
+            char why[128];
+            snprintf(why, sizeof why, "%s: rank %d has not answered the watch's ping for %.1f s", net, r,
+                     now - p->since);
+            wait_peer_lost(r, why);
+        } else if (!p->posted) {
+            if (p->since == 0)
+                p->since = now;
+            p->posted = ping(r);
+        }
+    }
+}
+
 void wait_describe_barrier(wait_describe_fn fn)
 {
     barrier_describe = fn;
@@ -120,6 +145,7 @@ void wait_describe_barrier(wait_describe_fn fn)
 void wait_start_checks(void)
 {
     wt.checking = 1;
+    atomic_store(&watching, 1);
     wt.next_check = 0;
     wt.lost = -1;
     wait_now.what.kind = WAIT_NONE;
@@ -128,6 +154,7 @@ void wait_start_checks(void)
 void wait_stop_checks(void)
 {
     wt.checking = 0;
+    atomic_store(&watching, 0);
 }
 
 /* "for mutex 3 of rank 0, held by rank 2" and the like. */

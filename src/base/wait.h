@@ -125,4 +125,27 @@ void wait_peer_lost(int rank, const char *why) REACH_HIDDEN;
  * ranks is forgotten. */
 void wait_forget_lost(void) REACH_HIDDEN;
 
+/* A network backend's watch pings the ranks /proc cannot see (other
+ * machines, other pid namespaces) while lost ranks are looked for
+ * (REACH_PEER_TIMEOUT), and their server threads answer: a machine or a
+ * link that is down then shows as silence, which neither a connection
+ * reset nor /proc can show. By rank: when its unanswered ping was first
+ * tried (0: none is out), and whether the backend took it. */
+typedef struct wait_ping {
+    double since;
+    int posted;
+} wait_ping_t;
+/* Called by the watch's thread as often as it likes: while the checks are
+ * on (wait_start_checks), once a quarter of REACH_PEER_TIMEOUT (*next
+ * holds when), pings each rank to watch that has
+ * no ping out (ping: 1 once the backend took it, 0 to try again next
+ * round), and reports lost (wait_peer_lost, naming net) a rank whose
+ * ping is still unanswered REACH_PEER_TIMEOUT after it was first tried. */
+void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), const char *net) REACH_HIDDEN;
+/* rank answered a ping. */
+static inline void wait_watch_answered(wait_ping_t *pings, int rank)
+{
+    pings[rank] = (wait_ping_t){0, 0};
+}
+
 #endif

@@ -5,6 +5,7 @@
 
 #include "transport/net.h"
 #include "base/state.h"
+#include "base/wait.h"
 
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
@@ -89,10 +90,7 @@ extern struct ofi_state {
     } w[3];                 /* NET_CLIENT, NET_SERVER, NET_WATCH */
     _Atomic long owned;     /* the backend's own requests not yet complete */
     fi_addr_t (*addr)[3];   /* by rank: its client's, its server's and its watch's endpoint */
-    struct ofi_ping {       /* by rank: the watch's ping (ofi_watch.c) */
-        double since;       /* when it was first tried (0: no ping unanswered) */
-        int posted;         /* the provider took it */
-    } *pings;
+    wait_ping_t *pings;     /* by rank: the watch's pings (ofi_watch.c) */
     double next_ping;
     struct fid_mr *mr;      /* the arena */
     uint64_t *keys, *bases; /* by rank: its arena's key and address */

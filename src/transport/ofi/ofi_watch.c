@@ -13,74 +13,39 @@
  * And it finds ranks lost on other machines, which /proc cannot see (as
  * UCX's keepalive does for that backend): every quarter of
  * REACH_PEER_TIMEOUT it pings each such rank's watch, whose server thread
- * answers, once the last ping was answered. A ping that fails (the rank's
- * process ended, its machine refused the connection) or is not answered
- * within REACH_PEER_TIMEOUT (its machine or the link is down) is reported
- * to wait_peer_lost, which gives the rank REACH_PEER_TIMEOUT more. */
+ * answers (wait_watch_round). A ping that fails (the rank's process
+ * ended, its machine refused the connection) or is not answered within
+ * REACH_PEER_TIMEOUT (its machine or the link is down) is reported to
+ * wait_peer_lost, which gives the rank REACH_PEER_TIMEOUT more. */
 #include "transport/ofi/ofi.h"
 #include "base/wait.h"
 
 #include <stdio.h>
-#include <time.h>
 
-static double ofi_now(void)
+/* Tries to post a ping to rank: 1 once posted (or failed: the rank is then
+ * lost), 0 if the provider cannot take it now. */
+static int ofi_ping(int rank)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* The ranks the watch pings: those /proc cannot see, while lost ranks
- * are looked for. */
-static int ofi_watches(int rank)
-{
-    return rt.cfg.peer_timeout > 0 && rank != rt.rank && !(rt.cfg.peer_proc && wait_proc_visible(rank)) &&
-           !wait_peer_gone(rank);
-}
-
-/* Tries to post a ping to rank (once: a provider that cannot take it now
- * is asked again next round). */
-static void ofi_ping(int rank, double now)
-{
-    struct ofi_ping *p = &ofi.pings[rank];
-    if (p->since == 0)
-        p->since = now;
     ofi_req_t *r = ofi_req_new(OFI_REQ_SEND);
     if (!(r->buf = calloc(1, sizeof(ofi_wire_t))))
         rt_oom("network watch", sizeof(ofi_wire_t));
     *(ofi_wire_t *)r->buf = (ofi_wire_t){.kind = OFI_PING, .from = rt.rank};
     r->rank = rank;
     ssize_t rc = fi_send(ofi.w[NET_WATCH].ep, r->buf, sizeof(ofi_wire_t), NULL, ofi.addr[rank][NET_WATCH], &r->ctx);
-    if (rc == 0) {
-        p->posted = 1;
-        return;
-    }
+    if (rc == 0)
+        return 1;
     ofi_req_free(r);
-    if (rc != -FI_EAGAIN)
-        ofi_watch_failed(rank, (int)-rc);
+    if (rc == -FI_EAGAIN)
+        return 0;
+    ofi_watch_failed(rank, (int)-rc);
+    return 1;
 }
 
 unsigned ofi_watch_progress(void)
 {
     fi_cq_read(ofi.w[NET_CLIENT].cq, NULL, 0);
     unsigned events = ofi_progress_worker(NET_WATCH);
-    double now = ofi_now();
-    if (rt.cfg.peer_timeout <= 0 || now < ofi.next_ping)
-        return events;
-    ofi.next_ping = now + rt.cfg.peer_timeout / 4;
-    for (int r = 0; r < rt.size; r++) {
-        struct ofi_ping *p = &ofi.pings[r];
-        if (!ofi_watches(r)) {
-            *p = (struct ofi_ping){0, 0};
-        } else if (p->since != 0 && now - p->since >= rt.cfg.peer_timeout) {
-            char why[96];
-            snprintf(why, sizeof why, "libfabric: rank %d has not answered the watch's ping for %.1f s", r,
-                     now - p->since);
-            wait_peer_lost(r, why);
-        } else if (!p->posted) {
-            ofi_ping(r, now);
-        }
-    }
+    wait_watch_round(ofi.pings, &ofi.next_ping, ofi_ping, "libfabric");
     return events;
 }
 
@@ -91,7 +56,7 @@ void ofi_watch_arrived(const ofi_wire_t *m)
         ofi_send_control(NET_WATCH, m->from, NET_WATCH, &a);
         return;
     }
-    ofi.pings[m->from] = (struct ofi_ping){0, 0};
+    wait_watch_answered(ofi.pings, m->from);
 }
 
 void ofi_watch_failed(int rank, int err)

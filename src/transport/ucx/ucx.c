@@ -21,8 +21,8 @@
 #include <string.h>
 #include <ucp/api/ucp.h>
 
-/* Active-message ids, one per channel. */
-enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13 };
+/* Active-message ids, one per channel, and the watch's ping and answer. */
+enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15 };
 /* Endpoint kinds: client to a rank's server, server to its client, client
  * to its client. */
 enum { UX_C2S, UX_S2C, UX_C2C, UX_EPS };
@@ -35,6 +35,9 @@ static struct {
     ucp_ep_h *ep[UX_EPS];    /* by endpoint kind, by rank */
     ucp_ep_h *watch;         /* by rank: the peer failure watch (ux_watch) */
     int watching;            /* ranks watched */
+    wait_ping_t *pings;      /* by rank: the watch's pings (ux_ping) */
+    double next_ping;
+    int32_t me;              /* the pings' header: this rank */
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
 } ux;
@@ -258,6 +261,8 @@ static void ux_disconnect(void)
     }
     free(ux.watch);
     ux.watch = NULL;
+    free(ux.pings);
+    ux.pings = NULL;
     free(ux.rkey);
     ux.rkey = NULL;
 }
@@ -272,8 +277,9 @@ static void ux_ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
 
 /* With lost-peer checks on (REACH_PEER_TIMEOUT), a third worker (the
  * watch, progressed by the server thread) has an endpoint to each rank's
- * watch that carries nothing: it is opened in UCX's peer failure mode,
- * whose keepalive (or a connection reset) finds a failed peer. The
+ * watch that carries only its pings (ux_ping): it is opened in UCX's peer
+ * failure mode, whose keepalive (or a connection reset) finds a failed
+ * peer. The
  * endpoints that carry data stay in the default mode: on this UCX (1.13)
  * peer failure mode excludes the shared-memory transports and would send
  * everything over TCP; and on a worker of their own the watch endpoints'
@@ -289,7 +295,71 @@ static ucs_status_t ux_watch(int rank, void *address)
     return ucp_ep_create(ux.worker[NET_WATCH], &p, &ux.watch[rank]);
 }
 
-static void ux_watch_progress(void)
+/* Sends the watch's message id (a ping or its answer, from this rank) to
+ * rank's watch: 1 once sent or failed (the rank is then lost). */
+static int ux_watch_send(int rank, unsigned id)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_AM_SEND_FLAG_EAGER};
+    void *req = ucp_am_send_nbx(ux.watch[rank], id, &ux.me, sizeof ux.me, NULL, 0, &p);
+    if (UCS_PTR_IS_ERR(req))
+        wait_peer_lost(rank, ucs_status_string(UCS_PTR_STATUS(req)));
+    else if (req)
+        ucp_request_free(req);   /* (released once sent) */
+    return 1;
+}
+
+static int ux_ping(int rank)
+{
+    return ux.watch[rank] ? ux_watch_send(rank, UX_PING) : 1;
+}
+
+/* At the watch: the rank a ping or an answer came from, or -1. */
+static int ux_watch_from(const void *header, size_t header_length)
+{
+    int32_t from;
+    if (header_length != sizeof from)
+        return -1;
+    memcpy(&from, header, sizeof from);
+    return from >= 0 && from < rt.size && ux.watch[from] ? from : -1;
+}
+
+static ucs_status_t ux_on_ping(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                               const ucp_am_recv_param_t *param)
+{
+    (void)arg, (void)data, (void)length, (void)param;
+    int from = ux_watch_from(header, header_length);
+    if (from >= 0)
+        ux_watch_send(from, UX_PONG);
+    return UCS_OK;
+}
+
+static ucs_status_t ux_on_pong(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                               const ucp_am_recv_param_t *param)
+{
+    (void)arg, (void)data, (void)length, (void)param;
+    int from = ux_watch_from(header, header_length);
+    if (from >= 0)
+        wait_watch_answered(ux.pings, from);
+    return UCS_OK;
+}
+
+/* UCX's keepalive finds a peer whose connection failed; a machine or link
+ * that is down shows only as silence, which the watch's own pings find
+ * (wait_watch_round). */
+static unsigned ux_watch_progress(void)
+{
+    unsigned events = ux_progress(NET_WATCH);
+    if (ux.pings)
+        wait_watch_round(ux.pings, &ux.next_ping, ux_ping, "UCX");
+    return events;
+}
+
+static unsigned ux_progress_any(net_worker_t w)
+{
+    return w == NET_WATCH ? ux_watch_progress() : ux_progress(w);
+}
+
+static void ux_settle_progress(void)
 {
     ux_progress(NET_WATCH);
 }
@@ -307,10 +377,10 @@ static void ux_watch_settle(void)
         if (req == NULL || UCS_PTR_IS_ERR(req))
             continue;
         while (ucp_request_check_status(req) == UCS_INPROGRESS)
-            ux_watch_progress();
+            ux_settle_progress();
         ucp_request_free(req);
     }
-    boot_barrier_progress(ux_watch_progress);
+    boot_barrier_progress(ux_settle_progress);
 }
 
 /* Connects to every other rank from the gathered addresses and keys (and
@@ -325,7 +395,9 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
         ux.ep[c] = calloc((size_t)rt.size, sizeof(ucp_ep_h));
     ux.rkey = calloc((size_t)rt.size, sizeof *ux.rkey);
     ux.watch = calloc((size_t)rt.size, sizeof(ucp_ep_h));
-    if (!ux.ep[UX_C2S] || !ux.ep[UX_S2C] || !ux.ep[UX_C2C] || !ux.rkey || !ux.watch)
+    ux.pings = calloc((size_t)rt.size, sizeof *ux.pings);
+    ux.me = rt.rank;
+    if (!ux.ep[UX_C2S] || !ux.ep[UX_S2C] || !ux.ep[UX_C2C] || !ux.rkey || !ux.watch || !ux.pings)
         rt_oom("reach_init", sizeof(ucp_ep_h) * (size_t)rt.size);
     for (int r = 0; r < rt.size && st == REACH_SUCCESS; r++) {
         if (rt.peers[r].node == rt.node)
@@ -398,7 +470,7 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
     }
     if (ux_worker(NET_CLIENT, UX_REPLY, ux_on_reply, UX_PUSH, ux_on_push) != 0 ||
         ux_worker(NET_SERVER, UX_REQUEST, ux_on_request, 0, NULL) != 0 ||
-        (rt.cfg.peer_timeout > 0 && ux_worker(NET_WATCH, 0, NULL, 0, NULL) != 0)) {
+        (rt.cfg.peer_timeout > 0 && ux_worker(NET_WATCH, UX_PING, ux_on_ping, UX_PONG, ux_on_pong) != 0)) {
         st = rt_error(REACH_ERR_SYSTEM, call, "cannot create a UCX worker");
         goto agree;
     }
@@ -487,7 +559,7 @@ const net_backend_t net_ucx = {
     .get = ux_get,
     .amo = ux_amo,
     .test = ux_test,
-    .progress = ux_progress,
+    .progress = ux_progress_any,
     .arm = ux_arm,
     .fd = ux_fd,
     .idle_ms = ux_idle_ms,
