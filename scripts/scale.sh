@@ -51,13 +51,14 @@ mkdir -p "$out"
 project="env PYTHONDONTWRITEBYTECODE=1 python3 $here/tools/reach-project.py"
 if [ $mode = machines ]; then
     tm="$here/scripts/two-machines.sh"
-    TM_RELAY=${TM_RELAY:-$build/reach-relay} $tm --delay 0 -n 2 "$build/reach-scale" --calibrate "$out/machine.json"
+    export TM_RELAY="${TM_RELAY:-$build/reach-relay}" TM_PRELOAD="${TM_PRELOAD:-$build/tests/libtm_no_disconnect.so}"
+    "$tm" --delay 0 -n 2 "$build/reach-scale" --calibrate "$out/machine.json"
     {
         echo "# reach's scale model between emulated machines"
         echo
-        echo "Made by \`scripts/scale.sh --machines\` ($(date -u +%Y-%m-%d), $(nproc) cores): reach-scale ($iters iterations)"
-        echo "on M emulated machines of one rank each (scripts/two-machines.sh: links of MTU 1500 through"
-        echo "tools/reach-relay), with L added to each frame's way; each run replayed by"
+        echo "Made by \`scripts/scale.sh --machines\` ($(date -u +%Y-%m-%d), $(nproc) cores): reach-scale"
+        echo "($iters iterations) on M emulated machines of one rank each (scripts/two-machines.sh: links of"
+        echo "MTU 1500 through tools/reach-relay), with L added to each frame's way; each run replayed by"
         echo "\`tools/reach-project.py check\` with this machine's path calibrated through the relay with"
         echo "nothing added, plus L (and 2L on a get's round trip). \"ratio\" is replayed over measured; the"
         echo "last two columns replay with L and the round trip as the trace itself measured them."
@@ -76,15 +77,15 @@ json.dump(p, sys.stdout)
 PY
         for m in 2 4 8; do
             echo "scale: $m machines, L + $d us"
-            TM_RELAY=${TM_RELAY:-$build/reach-relay} $tm --machines $m --delay $d -n $m \
-                "$build/reach-scale" --out "$out/l$d-m$m" --iters $iters
+            "$tm" --machines $m --delay $d -n $m "$build/reach-scale" --out "$out/l$d-m$m" --iters $iters
             { echo; echo "## $m machines, $d us added"; echo; echo '```'
-              $project check "$out/l$d-m$m" --params "$out/machine-l$d.json" --iters $iters --within 1.5 || true
+              $project check "$out/l$d-m$m" --params "$out/machine-l$d.json" --iters $iters --within 1.5 ||
+                  true
               echo '```'
-              [ "$m" -le "$(nproc)" ] || printf '\n%s\n' "Why not: here $m ranks, their $m server threads and the relay share \
-$(nproc) cores. The replay gives each rank a machine of its own, so it cannot show the waits for a core that \
-make most of the measured time. The latencies the trace itself measured (last columns) hold some of those waits, \
-and come closer."; } >>"$doc"
+              [ "$m" -le "$(nproc)" ] || printf '\n%s\n' "Why not: here $m ranks, their $m server threads and \
+the relay share $(nproc) cores. The replay gives each rank a machine of its own, so it cannot show the waits \
+for a core that make most of the measured time. The latencies the trace itself measured (last columns) \
+hold some of those waits, and come closer."; } >>"$doc"
         done
     done
     echo "scale: the report is $doc"

@@ -77,9 +77,9 @@
     X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
       "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)") \
     X(peer_timeout, "REACH_PEER_TIMEOUT", SECONDS, "2",                              \
-      "seconds a waiting process allows a rank that ended without reach_finalize (found in /proc on this machine, or by UCX's keepalive on another) before it ends the job naming that rank (0: never check)") \
+      "seconds a waiting process allows a rank that ended without reach_finalize or cannot be reached (found in /proc on this machine, or by the network's watch: its pings every quarter of this, unanswered for this long) before it ends the job naming that rank (0: never check)") \
     X(peer_proc, "REACH_PEER_PROC", BOOL, "1",                                       \
-      "look for ranks of this machine that have ended in /proc; 0 leaves lost ranks to the network's own failure detection (ranks of this node are then never found)") \
+      "look for ranks of this machine that have ended in /proc; 0 leaves lost ranks to the network's watch (UCX's does not watch the ranks of this node)") \
     X(trace, "REACH_TRACE", STRING, "",                                              \
       "a directory: each process writes there the trace of the messages it sent and received and of its waits (rank-NNNNN.trace, read by tools/reach-project.py; empty: no trace)") \
     X(wait_report, "REACH_WAIT_REPORT", SECONDS, "60",                               \

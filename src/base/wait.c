@@ -12,13 +12,11 @@ struct wait_state wait_now;
 /* The description of a barrier wait, registered by the barrier. */
 static wait_describe_fn barrier_describe;
 static struct {
-    int checking;        /* liveness checks are on */
+    _Atomic int checking; /* liveness checks are on (the networks' watches read it too) */
     double next_check;   /* when to look at the peers again */
     int lost;            /* a rank found gone, or -1 */
     double lost_at;      /* when it was found gone */
 } wt = {.lost = -1};
-/* The checks are on, for the networks' watches (their own thread). */
-static _Atomic int watching;
 
 static double wait_clock(void)
 {
@@ -85,7 +83,9 @@ int wait_rank_ended(int rank)
     return 0;
 }
 
-int wait_proc_visible(int rank)
+/* Whether rank's pid names a process here at all: another rank of this
+ * machine, in this pid namespace. */
+static int wait_proc_visible(int rank)
 {
     const peer_t *p = &rt.peers[rank], *me = &rt.peers[rt.rank];
     return rank != rt.rank && p->machine == me->machine && p->pidns == me->pidns && p->pidns != 0;
@@ -117,7 +117,7 @@ int wait_proc_alive(int rank)
 void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), const char *net)
 {
     double now = wait_clock();
-    if (rt.cfg.peer_timeout <= 0 || !atomic_load(&watching) || now < *next)
+    if (rt.cfg.peer_timeout <= 0 || !wt.checking || now < *next)
         return;
     *next = now + rt.cfg.peer_timeout / 4;
     for (int r = 0; r < rt.size; r++) {
@@ -130,11 +130,23 @@ void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), c
                      now - p->since);
             wait_peer_lost(r, why);
         } else if (!p->posted) {
-            if (p->since == 0)
-                p->since = now;
-            p->posted = ping(r);
+            int took = ping(r);
+            if (took < 0) {
+                *p = (wait_ping_t){0, 0};
+            } else {
+                p->posted = took;
+                if (p->since == 0)   /* (also when the backend could not take it: that can last) */
+                    p->since = now;
+            }
         }
     }
+}
+
+void wait_watch_failed(int rank, const char *net, const char *why)
+{
+    char text[128];
+    snprintf(text, sizeof text, "%s: the watch cannot reach rank %d: %s", net, rank, why);
+    wait_peer_lost(rank, text);
 }
 
 void wait_describe_barrier(wait_describe_fn fn)
@@ -145,7 +157,6 @@ void wait_describe_barrier(wait_describe_fn fn)
 void wait_start_checks(void)
 {
     wt.checking = 1;
-    atomic_store(&watching, 1);
     wt.next_check = 0;
     wt.lost = -1;
     wait_now.what.kind = WAIT_NONE;
@@ -154,7 +165,6 @@ void wait_start_checks(void)
 void wait_stop_checks(void)
 {
     wt.checking = 0;
-    atomic_store(&watching, 0);
 }
 
 /* "for mutex 3 of rank 0, held by rank 2" and the like. */

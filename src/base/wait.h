@@ -103,9 +103,6 @@ void wait_stop_checks(void) REACH_HIDDEN;
 /* 1 if rank has ended without reach_finalize: found in /proc (a rank of
  * this machine, unless REACH_PEER_PROC=0) or by the network. */
 int wait_peer_gone(int rank) REACH_HIDDEN;
-/* Whether rank's pid names a process here at all: another rank of this
- * machine, in this pid namespace (a rank /proc can check). */
-int wait_proc_visible(int rank) REACH_HIDDEN;
 /* 1 if rank is of this machine and /proc says it has ended, whatever
  * REACH_PEER_PROC says (for the message of a failure). */
 int wait_proc_gone(int rank) REACH_HIDDEN;
@@ -135,13 +132,16 @@ typedef struct wait_ping {
     double since;
     int posted;
 } wait_ping_t;
-/* Called by the watch's thread as often as it likes: while the checks are
+/* Called by the watch's thread as often as it likes. While the checks are
  * on (wait_start_checks), once a quarter of REACH_PEER_TIMEOUT (*next
- * holds when), pings each rank to watch that has
- * no ping out (ping: 1 once the backend took it, 0 to try again next
- * round), and reports lost (wait_peer_lost, naming net) a rank whose
- * ping is still unanswered REACH_PEER_TIMEOUT after it was first tried. */
+ * holds when), it pings each rank to watch that has no ping out. ping
+ * gives 1 once the backend took the ping, 0 to try again next round, -1
+ * if the backend cannot ping that rank (it is then not watched). A rank
+ * whose ping is still unanswered REACH_PEER_TIMEOUT after it was first
+ * tried is lost (wait_peer_lost, naming net). */
 void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), const char *net) REACH_HIDDEN;
+/* A ping to rank, or its answer, could not be sent (why): rank is lost. */
+void wait_watch_failed(int rank, const char *net, const char *why) REACH_HIDDEN;
 /* rank answered a ping. */
 static inline void wait_watch_answered(wait_ping_t *pings, int rank)
 {

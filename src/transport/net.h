@@ -12,7 +12,9 @@
  * while that waits, never by both at once). A backend may have a third,
  * the watch, for its checks on its peers (see idle_ms), which only the
  * server thread progresses once started (init may, before); without one,
- * progress gives 0, arm 1 and fd -1. Messages travel on four channels:
+ * progress gives 0, arm 1 and fd -1. A watch may also move the client's
+ * sends along where its network is thread-safe (libfabric's does), but
+ * never runs the client's handlers. Messages travel on four channels:
  * requests from a client to a rank's server, replies from a server to a
  * rank's client, and pushes to a rank's client from a client or from a
  * server.

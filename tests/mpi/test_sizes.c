@@ -28,8 +28,8 @@ static unsigned char pattern(int from, int round, size_t i)
     return (unsigned char)((size_t)from * 131 + (size_t)round * 29 + i * 7 + (i >> 9));
 }
 
-/* Counts the bytes of buf[0, len) that are not the pattern (at most one
- * failed check each call). */
+/* Checks buf[0, len) against the pattern, naming the first byte that
+ * differs (one failed check). */
 static void check_pattern(const unsigned char *buf, size_t len, int from, int round, const char *what)
 {
     for (size_t i = 0; i < len; i++)

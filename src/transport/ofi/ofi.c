@@ -1,12 +1,13 @@
-/* The libfabric backend of net.h: one RDM endpoint per worker (client and
- * server), each with its own completion queue whose wait object is a file
- * descriptor, so that a sleeping thread wakes on it. One address vector
- * holds both endpoints of every rank. The arena is registered once; its
+/* The libfabric backend of net.h: one RDM endpoint per worker (client,
+ * server and watch: ofi_watch.c), each with its own completion queue whose
+ * wait object is a file descriptor, so that a sleeping thread wakes on it.
+ * One address vector holds every endpoint of every rank. The arena is registered once; its
  * key and base go to every rank.
  *
  * Messages carry a small header of the backend's (ofi_wire_t: channel,
  * kind, lengths) before the protocol's header and data. Each endpoint
- * keeps OFI_RECVS receive buffers of OFI_EAGER bytes posted. A message
+ * keeps OFI_RECVS receive buffers posted, of OFI_EAGER bytes (the
+ * watch's: one wire header). A message
  * that fits is sent by fi_inject (up to OFI_INJECT bytes, where the
  * provider takes that much) or from a private copy, so the caller's data
  * may be reused at once; a larger one goes by rendezvous: the sender
@@ -25,7 +26,6 @@
  * buffers that need no registration (FI_MR_LOCAL): tcp (with ofi_rxm)
  * has it all (README.md). REACH_OFI_PROVIDER names one for fi_getinfo. */
 #include "transport/ofi/ofi.h"
-#include "base/wait.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,9 +81,8 @@ static void ofi_post_send(int w, fi_addr_t dest, void *buf, size_t len, ofi_req_
 }
 
 /* Sends m, hdr (hlen bytes) and data (len) as one message from worker w
- * to rank's endpoint (its server's or its client's): by fi_inject if it
- * is small enough, else from a copy freed once sent. The caller's buffers
- * may be reused on return. */
+ * to rank's worker to: by fi_inject if it is small enough, else from a
+ * copy freed once sent. The caller's buffers may be reused on return. */
 static void ofi_send_whole(int w, int rank, int to, const ofi_wire_t *m, const void *hdr, size_t hlen,
                            const void *data, size_t len)
 {

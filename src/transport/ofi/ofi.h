@@ -29,6 +29,9 @@
 /* The largest message sent by fi_inject, if the provider takes it (the
  * protocol's requests with a little data: an 8 B put is 120 bytes). */
 #define OFI_INJECT ((size_t)256)
+/* The endpoints: one per worker (net.h's NET_CLIENT, NET_SERVER,
+ * NET_WATCH). */
+#define OFI_WORKERS 3
 /* Receive buffers kept posted per endpoint. */
 #define OFI_RECVS 16
 #define OFI_ENDED "; that rank has ended without reach_finalize (killed, crashed or exited)"
@@ -87,9 +90,9 @@ extern struct ofi_state {
         struct fi_cq_msg_entry *queue;
         size_t head, tail, cap;
         int handling;       /* a handler of this worker's runs */
-    } w[3];                 /* NET_CLIENT, NET_SERVER, NET_WATCH */
+    } w[OFI_WORKERS];
     _Atomic long owned;     /* the backend's own requests not yet complete */
-    fi_addr_t (*addr)[3];   /* by rank: its client's, its server's and its watch's endpoint */
+    fi_addr_t (*addr)[OFI_WORKERS];   /* by rank: its endpoints */
     wait_ping_t *pings;     /* by rank: the watch's pings (ofi_watch.c) */
     double next_ping;
     struct fid_mr *mr;      /* the arena */
@@ -120,8 +123,8 @@ void ofi_recv_large(int w, const ofi_wire_t *m) REACH_HIDDEN;
 /* The watch (the server thread's): keeps the client's sends moving, and
  * pings the ranks that /proc cannot see. */
 unsigned ofi_watch_progress(void) REACH_HIDDEN;
-/* At the watch worker: a ping answered, an answer heard. */
-void ofi_watch_arrived(const ofi_wire_t *m) REACH_HIDDEN;
+/* At the watch worker: a ping (got bytes) answered, an answer heard. */
+void ofi_watch_arrived(const ofi_wire_t *m, size_t got) REACH_HIDDEN;
 /* A ping that failed: its rank is lost. */
 void ofi_watch_failed(int rank, int err) REACH_HIDDEN;
 /* ofi_ep.c */

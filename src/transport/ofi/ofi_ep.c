@@ -1,7 +1,6 @@
 /* The libfabric backend's endpoints: start-up and shut-down, memory
  * registration, reads, and progress (completions and arrivals). */
 #include "transport/ofi/ofi.h"
-#include "base/wait.h"
 #include "boot/boot.h"
 
 #include <stdlib.h>
@@ -108,7 +107,7 @@ static void ofi_arrived(int w, const ofi_wire_t *m, size_t got)
         return;
     case OFI_PING:
     case OFI_PONG:
-        ofi_watch_arrived(m);
+        ofi_watch_arrived(m, got);
         return;
     case OFI_GET_DATA:
         if (got != sizeof *m + m->len)
@@ -152,11 +151,13 @@ static void ofi_failed(int w)
     if (n != 1)
         rt_fatal("libfabric: an operation failed, and reading why failed too: %s", fi_strerror((int)-n));
     ofi_req_t *r = e.op_context;
-    if (w == NET_WATCH) {   /* a ping, or an answer to one */
-        if (r && r->rank >= 0)
+    if (w == NET_WATCH) {   /* a ping (its rank is lost), or a receive (posted again) */
+        if (r && r->kind == OFI_REQ_RECV) {
+            ofi_post_recv(w, r);
+        } else if (r) {
             ofi_watch_failed(r->rank, e.err);
-        if (r && r->kind == OFI_REQ_SEND)
             ofi_req_done(r);
+        }
         return;
     }
     if (r && r->keep) {
@@ -286,7 +287,7 @@ static void ofi_close(struct fid *f, const char *what)
 static void ofi_close_all(void)
 {
     ofi_close(ofi.mr ? &ofi.mr->fid : NULL, "arena registration");
-    for (int w = 0; w < 3; w++) {
+    for (int w = 0; w < OFI_WORKERS; w++) {
         ofi_close(ofi.w[w].ep ? &ofi.w[w].ep->fid : NULL, "endpoint");
         ofi_close(ofi.w[w].cq ? &ofi.w[w].cq->fid : NULL, "completion queue");
         for (int i = 0; i < OFI_RECVS; i++)
@@ -354,7 +355,7 @@ static int ofi_open(const char *call)
         return rt_error(REACH_ERR_SYSTEM, call, "libfabric (%s): %s", ofi.info->fabric_attr->prov_name,
                         fi_strerror(-rc));
     const char *step = NULL;
-    for (int w = NET_CLIENT; w <= NET_WATCH && rc == 0; w++)
+    for (int w = 0; w < OFI_WORKERS && rc == 0; w++)
         rc = ofi_open_worker(w, &step);
     if (rc != 0)
         return rt_error(REACH_ERR_SYSTEM, call, "libfabric (%s) cannot open an endpoint: %s: %s",
@@ -362,21 +363,21 @@ static int ofi_open(const char *call)
     return REACH_SUCCESS;
 }
 
-/* Every rank's endpoint names, arena key and base, exchanged; the three
- * endpoints of every rank in the address vector. */
+/* Every rank's endpoint names, arena key and base, exchanged; every
+ * endpoint of every rank in the address vector. */
 static int ofi_connect(const char *call, void *base, uint64_t key)
 {
     struct {
-        uint64_t key, base;
-        char names[3][256];
-    } mine = {key, (uint64_t)(uintptr_t)base, {{0}}};
-    size_t len = sizeof mine.names[0];
-    for (int w = 0; w < 3; w++) {
+        uint64_t key, base, namelen;
+        char names[OFI_WORKERS][256];
+    } mine = {key, (uint64_t)(uintptr_t)base, 0, {{0}}};
+    for (int w = 0; w < OFI_WORKERS; w++) {
         size_t got = sizeof mine.names[w];
-        if (fi_getname(&ofi.w[w].ep->fid, mine.names[w], &got) != 0 || (w > 0 && got != len))
+        if (fi_getname(&ofi.w[w].ep->fid, mine.names[w], &got) != 0 || (w > 0 && got != mine.namelen))
             return rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot name an endpoint");
-        len = got;
+        mine.namelen = got;
     }
+    uint64_t namelen = mine.namelen;
     int *off;
     char *all = boot_allgatherv(&mine, sizeof mine, &off);
     size_t n = (size_t)rt.size;
@@ -391,8 +392,8 @@ static int ofi_connect(const char *call, void *base, uint64_t key)
         memcpy(&mine, all + off[r], sizeof mine);
         ofi.keys[r] = mine.key;
         ofi.bases[r] = mine.base;
-        for (int w = 0; w < 3; w++)
-            if (fi_av_insert(ofi.av, mine.names[w], 1, &ofi.addr[r][w], 0, NULL) != 1)
+        for (int w = 0; w < OFI_WORKERS && st == REACH_SUCCESS; w++)
+            if (mine.namelen != namelen || fi_av_insert(ofi.av, mine.names[w], 1, &ofi.addr[r][w], 0, NULL) != 1)
                 st = rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot address rank %d", r);
     }
     free(all);
@@ -430,7 +431,7 @@ void ofi_finalize(void)
     /* The backend's own sends and rendezvous finish (their completions,
      * the peers' OFI_RNDV_DONE), while every rank still progresses. */
     for (int round = 0; round < 1000; round++) {
-        for (int w = 0; w < 3; w++)
+        for (int w = 0; w < OFI_WORKERS; w++)
             ofi_progress_worker(w);
         if (rt_all_agree(rt.comm, atomic_load(&ofi.owned) == 0))
             break;

@@ -6,32 +6,40 @@
  * again; a client that then sleeps on a futex (a barrier among the ranks
  * of its node, a fence's wait for write counts) would hold it there, and
  * the rank waiting for it would wait for ever. Where a link's MTU is
- * Ethernet's 1500 bytes this is most runs of test_rma at 2 nodes of 2:
- * the watch progresses the client's provider (not reach's handlers) each
- * time it runs, at least every ofi_idle_ms.
+ * Ethernet's 1500 bytes this was most runs of test_rma at 2 nodes of 2.
+ * So each time the watch runs (after each sleep of the server thread, at
+ * most ofi_idle_ms, and once in AM_WATCH_EVERY rounds of a busy one) it
+ * progresses the client's provider: a read of none of its completions,
+ * which the domain's FI_THREAD_SAFE allows beside the application
+ * thread's own, and which runs none of reach's handlers.
  *
- * And it finds ranks lost on other machines, which /proc cannot see (as
- * UCX's keepalive does for that backend): every quarter of
- * REACH_PEER_TIMEOUT it pings each such rank's watch, whose server thread
- * answers (wait_watch_round). A ping that fails (the rank's process
- * ended, its machine refused the connection) or is not answered within
- * REACH_PEER_TIMEOUT (its machine or the link is down) is reported to
- * wait_peer_lost, which gives the rank REACH_PEER_TIMEOUT more. */
+ * And it finds ranks lost on other machines, which /proc cannot see:
+ * every quarter of REACH_PEER_TIMEOUT it pings each such rank's watch,
+ * whose server thread answers (wait_watch_round, as UCX's watch does). A
+ * ping that fails (the rank's process ended, its machine refused the
+ * connection) or is not answered within REACH_PEER_TIMEOUT (its machine
+ * or the link is down) is reported to wait_peer_lost, which gives the
+ * rank REACH_PEER_TIMEOUT more. */
 #include "transport/ofi/ofi.h"
-#include "base/wait.h"
 
 #include <stdio.h>
+
+void ofi_watch_failed(int rank, int err)
+{
+    wait_watch_failed(rank, "libfabric", fi_strerror(err));
+}
 
 /* Tries to post a ping to rank: 1 once posted (or failed: the rank is then
  * lost), 0 if the provider cannot take it now. */
 static int ofi_ping(int rank)
 {
     ofi_req_t *r = ofi_req_new(OFI_REQ_SEND);
-    if (!(r->buf = calloc(1, sizeof(ofi_wire_t))))
-        rt_oom("network watch", sizeof(ofi_wire_t));
-    *(ofi_wire_t *)r->buf = (ofi_wire_t){.kind = OFI_PING, .from = rt.rank};
+    ofi_wire_t m = {.kind = OFI_PING, .from = rt.rank};
+    if (!(r->buf = malloc(sizeof m)))
+        rt_oom("network watch", sizeof m);
+    memcpy(r->buf, &m, sizeof m);
     r->rank = rank;
-    ssize_t rc = fi_send(ofi.w[NET_WATCH].ep, r->buf, sizeof(ofi_wire_t), NULL, ofi.addr[rank][NET_WATCH], &r->ctx);
+    ssize_t rc = fi_send(ofi.w[NET_WATCH].ep, r->buf, sizeof m, NULL, ofi.addr[rank][NET_WATCH], &r->ctx);
     if (rc == 0)
         return 1;
     ofi_req_free(r);
@@ -49,19 +57,19 @@ unsigned ofi_watch_progress(void)
     return events;
 }
 
-void ofi_watch_arrived(const ofi_wire_t *m)
+/* A ping is answered once, by inject: a provider that cannot take the
+ * answer now (the link to the pinging rank is down) drops it rather than
+ * hold the server thread; the rank pings again next round. */
+void ofi_watch_arrived(const ofi_wire_t *m, size_t got)
 {
-    if (m->kind == OFI_PING) {
-        ofi_wire_t a = {.kind = OFI_PONG, .from = rt.rank};
-        ofi_send_control(NET_WATCH, m->from, NET_WATCH, &a);
+    if (got != sizeof *m || m->from < 0 || m->from >= rt.size)
+        return;
+    if (m->kind == OFI_PONG) {
+        wait_watch_answered(ofi.pings, m->from);
         return;
     }
-    wait_watch_answered(ofi.pings, m->from);
-}
-
-void ofi_watch_failed(int rank, int err)
-{
-    char why[96];
-    snprintf(why, sizeof why, "libfabric: a ping of the watch failed: %s", fi_strerror(err));
-    wait_peer_lost(rank, why);
+    ofi_wire_t a = {.kind = OFI_PONG, .from = rt.rank};
+    ssize_t rc = fi_inject(ofi.w[NET_WATCH].ep, &a, sizeof a, ofi.addr[m->from][NET_WATCH]);
+    if (rc != 0 && rc != -FI_EAGAIN)
+        ofi_watch_failed(m->from, (int)-rc);
 }

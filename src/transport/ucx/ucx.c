@@ -277,14 +277,13 @@ static void ux_ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
 
 /* With lost-peer checks on (REACH_PEER_TIMEOUT), a third worker (the
  * watch, progressed by the server thread) has an endpoint to each rank's
- * watch that carries only its pings (ux_ping): it is opened in UCX's peer
- * failure mode, whose keepalive (or a connection reset) finds a failed
- * peer. The
- * endpoints that carry data stay in the default mode: on this UCX (1.13)
- * peer failure mode excludes the shared-memory transports and would send
- * everything over TCP; and on a worker of their own the watch endpoints'
- * TCP transport is not polled on every progress of the data workers (it
- * made a remote fetch-and-add 20% slower). */
+ * watch that carries only its pings (ux_ping): it is opened in UCX's
+ * peer failure mode, whose keepalive (or a connection reset) finds a
+ * failed peer. The endpoints that carry data stay in the default mode:
+ * on this UCX (1.13) peer failure mode excludes the shared-memory
+ * transports and would send everything over TCP; and on a worker of their
+ * own the watch endpoints' TCP transport is not polled on every progress
+ * of the data workers (it made a remote fetch-and-add 20% slower). */
 static ucs_status_t ux_watch(int rank, void *address)
 {
     ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
@@ -302,15 +301,17 @@ static int ux_watch_send(int rank, unsigned id)
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_AM_SEND_FLAG_EAGER};
     void *req = ucp_am_send_nbx(ux.watch[rank], id, &ux.me, sizeof ux.me, NULL, 0, &p);
     if (UCS_PTR_IS_ERR(req))
-        wait_peer_lost(rank, ucs_status_string(UCS_PTR_STATUS(req)));
+        wait_watch_failed(rank, "UCX", ucs_status_string(UCS_PTR_STATUS(req)));
     else if (req)
         ucp_request_free(req);   /* (released once sent) */
     return 1;
 }
 
+/* (A rank without a watch endpoint, of this node or without a transport
+ * that handles peer failure, is not pinged.) */
 static int ux_ping(int rank)
 {
-    return ux.watch[rank] ? ux_watch_send(rank, UX_PING) : 1;
+    return ux.watch[rank] ? ux_watch_send(rank, UX_PING) : -1;
 }
 
 /* At the watch: the rank a ping or an answer came from, or -1. */
