@@ -112,39 +112,26 @@ static inline void ofi_req_free(ofi_req_t *r)
     free(r);
 }
 
-/* ofi.c */
+/* ofi_ep.c: endpoints, below the rest (it calls none of the backend's
+ * handlers) */
 ofi_req_t *ofi_req_new(int kind) REACH_HIDDEN;
-/* A message of the backend's own, from worker w to rank's worker to. */
-void ofi_send_control(int w, int rank, int to, const ofi_wire_t *m) REACH_HIDDEN;
-void ofi_serve_amo(const ofi_wire_t *m) REACH_HIDDEN;
-void ofi_serve_get(const ofi_wire_t *m) REACH_HIDDEN;
-void ofi_recv_large(int w, const ofi_wire_t *m) REACH_HIDDEN;
-/* ofi_watch.c */
-/* The watch (the server thread's): keeps the client's sends moving, and
- * pings the ranks that /proc cannot see. */
-unsigned ofi_watch_progress(void) REACH_HIDDEN;
+/* Opens and connects every endpoint, the arena registered: collective. */
+int ofi_init(void *base, size_t len, const net_upcalls_t *up) REACH_HIDDEN;
+/* Closes whatever is open. */
+void ofi_close_all(void) REACH_HIDDEN;
+/* Registers buf for remote reads through worker w's endpoint: 0 or a
+ * negative fi_errno. */
+int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_t *key) REACH_HIDDEN;
+/* Posts receive request r at worker w (again). */
+void ofi_post_recv(int w, ofi_req_t *r) REACH_HIDDEN;
+/* ofi_watch.c: the watch (the server thread's), after each progress of
+ * its worker: keeps the client's sends moving, and pings the ranks that
+ * /proc cannot see. */
+void ofi_watch_round(void) REACH_HIDDEN;
 /* At the watch worker: a ping (got bytes) answered, an answer heard. */
 void ofi_watch_arrived(const ofi_wire_t *m, size_t got) REACH_HIDDEN;
 /* A ping that failed: its rank is lost. */
 void ofi_watch_failed(int rank, int err) REACH_HIDDEN;
-/* ofi_ep.c */
-int ofi_init(void *base, size_t len, const net_upcalls_t *up) REACH_HIDDEN;
-void ofi_finalize(void) REACH_HIDDEN;
-/* Handles what worker w has received or completed, in order; the number
- * of events. Called again from inside a handler, it only reads. */
-unsigned ofi_progress_worker(int w) REACH_HIDDEN;
-/* After posting an operation with rank that returned rc (what: "send
- * to", "read from"): 1 if the provider took it; on -FI_EAGAIN, 0 after
- * progressing worker w (post again); any other error ends the job. */
-int ofi_posted(int w, ssize_t rc, const char *what, int rank) REACH_HIDDEN;
-/* Reads worker w's completions without handling them; 1 if there are
- * some to handle. */
-int ofi_collect(int w) REACH_HIDDEN;
-/* Registers buf for remote reads through worker w's endpoint: 0 or a
- * negative fi_errno. */
-int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_t *key) REACH_HIDDEN;
-void ofi_read(int w, int rank, int at, void *place, size_t len, uint64_t raddr, uint64_t key,
-              ofi_req_t *r) REACH_HIDDEN;
 
 /* raddr of rank's arena as its RMA address. */
 static inline uint64_t ofi_remote(int rank, uintptr_t raddr)

@@ -1,5 +1,6 @@
-/* The libfabric backend's endpoints: start-up and shut-down, memory
- * registration, reads, and progress (completions and arrivals). */
+/* The libfabric backend's endpoints: start-up and shut-down, requests,
+ * memory registration and posted receives. Below the rest of the
+ * backend: it runs none of its handlers (ofi.c handles completions). */
 #include "transport/ofi/ofi.h"
 #include "boot/boot.h"
 
@@ -7,7 +8,21 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- registrations and reads ------------------------------------------------------ */
+struct ofi_state ofi;
+
+/* ---- requests and registrations ------------------------------------------------- */
+
+ofi_req_t *ofi_req_new(int kind)
+{
+    ofi_req_t *r = calloc(1, sizeof *r);
+    if (!r)
+        rt_oom("network request", sizeof *r);
+    r->kind = kind;
+    r->rank = -1;
+    atomic_fetch_add_explicit(&ofi.owned, 1, memory_order_relaxed);
+    return r;
+}
+
 
 int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_t *key)
 {
@@ -22,206 +37,13 @@ int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_
     return rc;
 }
 
-void ofi_read(int w, int rank, int at, void *place, size_t len, uint64_t raddr, uint64_t key,
-              ofi_req_t *r)
-{
-    r->rank = rank;
-    r->w = w;
-    while (!ofi_posted(w, fi_read(ofi.w[w].ep, place, len, NULL, ofi.addr[rank][at], raddr, key, &r->ctx),
-                       "read from", rank))
-        ;
-}
-
-int ofi_posted(int w, ssize_t rc, const char *what, int rank)
-{
-    if (rc == 0)
-        return 1;
-    if (rc != -FI_EAGAIN)
-        rt_fatal("libfabric %s rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid,
-                 fi_strerror((int)-rc), wait_rank_ended(rank) ? OFI_ENDED : "");
-    ofi_progress_worker(w);
-    wait_tick();   /* (a provider that cannot reach a lost rank may say EAGAIN for ever) */
-    return 0;
-}
-
-/* ---- progress ----------------------------------------------------------------------- */
-
-static void ofi_post_recv(int w, ofi_req_t *r)
+void ofi_post_recv(int w, ofi_req_t *r)
 {
     ssize_t rc;
     while ((rc = fi_recv(ofi.w[w].ep, r->buf, ofi.w[w].rlen, NULL, FI_ADDR_UNSPEC, &r->ctx)) == -FI_EAGAIN)
         fi_cq_read(ofi.w[w].cq, NULL, 0);
     if (rc != 0)
         rt_fatal("libfabric cannot post a receive: %s", fi_strerror((int)-rc));
-}
-
-/* A request of the protocol's (keep) is freed by its test; the
- * backend's own here. */
-static void ofi_req_done(ofi_req_t *r)
-{
-    if (r->mr)
-        fi_close(&r->mr->fid);
-    r->mr = NULL;
-    if (r->keep) {
-        atomic_store_explicit(&r->done, 1, memory_order_release);
-        return;
-    }
-    ofi_req_free(r);
-}
-
-/* A message to the protocol at worker w: its data, or NULL for a
- * rendezvous. */
-static void ofi_deliver(int w, const ofi_wire_t *m, const char *data)
-{
-    net_recv_fn fn = w == NET_SERVER ? ofi.up->request : m->chan == NET_REPLY ? ofi.up->reply : ofi.up->push;
-    fn(m + 1, m->hlen, (void *)data, m->len, data ? NULL : (void *)m);
-}
-
-/* A message arrived at worker w. */
-static void ofi_arrived(int w, const ofi_wire_t *m, size_t got)
-{
-    const char *hdr = (const char *)(m + 1);
-    ofi_req_t *r = (ofi_req_t *)(uintptr_t)m->token;
-    switch (m->kind) {
-    case OFI_EAGER_MSG:
-    case OFI_RNDV_MSG:
-        if (got != sizeof *m + m->hlen + (m->kind == OFI_EAGER_MSG ? m->len : 0))
-            rt_fatal("libfabric: a malformed message from rank %d", m->from);
-        ofi_deliver(w, m, m->kind == OFI_EAGER_MSG ? hdr + m->hlen : NULL);
-        return;
-    case OFI_LARGE_MSG:
-        ofi_recv_large(w, m);
-        return;
-    case OFI_RNDV_DONE:
-        ofi_req_done(r);
-        return;
-    case OFI_AMO:
-        ofi_serve_amo(m);
-        return;
-    case OFI_AMO_DONE:
-        *r->result = m->len;
-        ofi_req_done(r);
-        return;
-    case OFI_GET:
-        ofi_serve_get(m);
-        return;
-    case OFI_PING:
-    case OFI_PONG:
-        ofi_watch_arrived(m, got);
-        return;
-    case OFI_GET_DATA:
-        if (got != sizeof *m + m->len)
-            rt_fatal("libfabric: a malformed message from rank %d", m->from);
-        memcpy(r->dst, m + 1, m->len);
-        ofi_req_done(r);
-        return;
-    default:
-        rt_fatal("libfabric: a message of unknown kind %d from rank %d", m->kind, m->from);
-    }
-}
-
-static void ofi_completed(int w, ofi_req_t *r, size_t len)
-{
-    switch (r->kind) {
-    case OFI_REQ_RECV:
-        ofi_arrived(w, r->buf, len);
-        ofi_post_recv(w, r);
-        return;
-    case OFI_REQ_RNDV_READ: {
-        ofi_wire_t m = {.kind = OFI_RNDV_DONE, .from = rt.rank, .token = r->token};
-        ofi_send_control(r->w, r->rank, r->sender_w, &m);
-        if (r->buf)   /* OFI_LARGE_MSG: now whole */
-            ofi_deliver(r->w, r->buf, (const char *)r->buf + sizeof m + ((ofi_wire_t *)r->buf)->hlen);
-        else
-            ofi.up->received(r->arg);
-        ofi_req_free(r);
-        return;
-    }
-    default:   /* a send, or a get */
-        ofi_req_done(r);
-    }
-}
-
-/* A failed operation: the protocol's own request says so when tested;
- * anything else ends the job here. */
-static void ofi_failed(int w)
-{
-    struct fi_cq_err_entry e = {0};
-    ssize_t n = fi_cq_readerr(ofi.w[w].cq, &e, 0);
-    if (n != 1)
-        rt_fatal("libfabric: an operation failed, and reading why failed too: %s", fi_strerror((int)-n));
-    ofi_req_t *r = e.op_context;
-    if (w == NET_WATCH) {   /* a ping (its rank is lost), or a receive (posted again) */
-        if (r && r->kind == OFI_REQ_RECV) {
-            ofi_post_recv(w, r);
-        } else if (r) {
-            ofi_watch_failed(r->rank, e.err);
-            ofi_req_done(r);
-        }
-        return;
-    }
-    if (r && r->keep) {
-        r->err = e.err;
-        ofi_req_done(r);
-        return;
-    }
-    int rank = r ? r->rank : -1;
-    if (rank >= 0)
-        rt_fatal("libfabric operation with rank %d (pid %d) failed: %s%s", rank, rt.peers[rank].pid,
-                 fi_strerror(e.err), wait_rank_ended(rank) ? OFI_ENDED : "");
-    rt_fatal("libfabric operation failed: %s", fi_strerror(e.err));
-}
-
-/* Each read of the queue progresses the provider (over tcp, a system call
- * or two), so a read that found fewer than it asked for is the last:
- * what came meanwhile waits for the next progress call, not in front of
- * what was found (a second read before handling cost 1.9 us of an 8 B
- * get's 20 on each side). */
-int ofi_collect(int w)
-{
-    enum { BATCH = 16 };
-    struct fi_cq_msg_entry e[BATCH];
-    for (ssize_t n = BATCH; n == BATCH;) {
-        n = fi_cq_read(ofi.w[w].cq, e, BATCH);
-        if (n == -FI_EAVAIL) {   /* then read on */
-            ofi_failed(w);
-            n = BATCH;
-            continue;
-        }
-        for (ssize_t i = 0; i < n; i++) {
-            if (ofi.w[w].tail - ofi.w[w].head == ofi.w[w].cap) {   /* full: twice as large, in order */
-                size_t cap = ofi.w[w].cap ? 2 * ofi.w[w].cap : 64;
-                struct fi_cq_msg_entry *q = malloc(cap * sizeof *q);
-                if (!q)
-                    rt_oom("network completions", cap * sizeof *q);
-                for (size_t k = 0; k < ofi.w[w].cap; k++)
-                    q[k] = ofi.w[w].queue[(ofi.w[w].head + k) % ofi.w[w].cap];
-                free(ofi.w[w].queue);
-                ofi.w[w].queue = q;
-                ofi.w[w].tail -= ofi.w[w].head;
-                ofi.w[w].head = 0;
-                ofi.w[w].cap = cap;
-            }
-            ofi.w[w].queue[ofi.w[w].tail++ % ofi.w[w].cap] = e[i];
-        }
-    }
-    return ofi.w[w].tail != ofi.w[w].head;
-}
-
-unsigned ofi_progress_worker(int w)
-{
-    ofi_collect(w);
-    if (ofi.w[w].handling)
-        return 0;
-    unsigned events = 0;
-    ofi.w[w].handling = 1;
-    while (ofi.w[w].head != ofi.w[w].tail) {   /* with what handlers' nested progress collects */
-        struct fi_cq_msg_entry e = ofi.w[w].queue[ofi.w[w].head++ % ofi.w[w].cap];
-        ofi_completed(w, e.op_context, e.len);
-        events++;
-    }
-    ofi.w[w].handling = 0;
-    return events;
 }
 
 /* ---- start-up and shut-down ------------------------------------------------------- */
@@ -284,7 +106,7 @@ static void ofi_close(struct fid *f, const char *what)
         rt_error(REACH_SUCCESS, "reach_finalize", "libfabric cannot close its %s: %s", what, fi_strerror(-rc));
 }
 
-static void ofi_close_all(void)
+void ofi_close_all(void)
 {
     ofi_close(ofi.mr ? &ofi.mr->fid : NULL, "arena registration");
     for (int w = 0; w < OFI_WORKERS; w++) {
@@ -421,21 +243,4 @@ int ofi_init(void *base, size_t len, const net_upcalls_t *up)
         return st != REACH_SUCCESS ? st : REACH_ERR_SYSTEM;
     }
     return REACH_SUCCESS;
-}
-
-/* Every rank together (the server threads have stopped): what is still
- * arriving is taken, then everything closes. */
-void ofi_finalize(void)
-{
-    boot_barrier();
-    /* The backend's own sends and rendezvous finish (their completions,
-     * the peers' OFI_RNDV_DONE), while every rank still progresses. */
-    for (int round = 0; round < 1000; round++) {
-        for (int w = 0; w < OFI_WORKERS; w++)
-            ofi_progress_worker(w);
-        if (rt_all_agree(rt.comm, atomic_load(&ofi.owned) == 0))
-            break;
-    }
-    boot_barrier();
-    ofi_close_all();
 }
