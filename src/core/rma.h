@@ -199,6 +199,12 @@ static inline void rma_strided(xfer_t op, int rank, reach_type_t t, const void *
     rma_complete(rank, rma_strided_nb(op, rank, t, scale, plan, local, raddr));
 }
 
+/* A strided copy of a merged plan between two buffers of this process. */
+static inline void rma_copy_strided(const reach_strided_t *plan, const void *src, void *dst)
+{
+    shm_strided_copy(plan, src, dst);
+}
+
 /* A vector transfer: n descriptors, the remote side of each pair rank's;
  * in flight on return, as rma_strided_nb. */
 static inline uint64_t rma_vector_nb(xfer_t op, int rank, reach_type_t t, const void *scale,
@@ -234,6 +240,13 @@ static inline void rma_flush_local_all(void)
 static inline void rma_fence_all(void)
 {
     atom_fence_seq_cst();
+    am_flush_all();
+}
+
+/* Every write issued to a rank of another node is complete there (what
+ * rma_fence_all adds to a memory fence). */
+static inline void rma_flush_all(void)
+{
     am_flush_all();
 }
 
