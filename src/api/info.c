@@ -1,5 +1,6 @@
 /* Who is where: ranks, nodes, and the transports that reach them. */
 #include "core/rma.h"
+#include "core/service.h"
 #include "base/trace.h"
 
 #include <stdio.h>
@@ -59,7 +60,7 @@ const char *reach_transports(void)
     snprintf(line, sizeof line,
              "shm (memfd arenas, CPU atomics, futex waits) within a node; %s: RMA, active messages to "
              "a server thread, between nodes",
-             am_describe());
+             svc_describe());
     return line;
 }
 

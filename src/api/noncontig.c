@@ -99,7 +99,7 @@ int reach_copy_strided(const void *src, void *dst, const reach_strided_t *shape)
     if (st == REACH_SUCCESS)
         st = rt_check_local(call, dst, dst_ext, "destination");
     if (st == REACH_SUCCESS && strided_bytes(&plan) > 0)
-        shm_strided_copy(&plan, src, dst);
+        rma_copy_strided(&plan, src, dst);
     return st;
 }
 

@@ -28,6 +28,7 @@
 #include "core/group.h"
 #include "core/mem.h"
 #include "core/rma.h"
+#include "core/service.h"
 #include "sync/counter.h"
 #include "sync/sync.h"
 
@@ -72,7 +73,7 @@ static void bx_wait(size_t off, uint32_t target, int from)
 static void bx_node(void)
 {
     wait_now.what.rank = -1;
-    shm_node_barrier();
+    svc_node_barrier();
 }
 
 /* Adds one to the waitword at header offset off of rank's arena, waking
@@ -239,7 +240,7 @@ static uint32_t bx_exchange(void)
     bx.xchg_epoch++;
     for (int o = 0; o < n; o++) {
         int dest = (me + o) % n;
-        bx.sums[o] = am_sent_to(dest);   /* 0 on the node: no counted writes */
+        bx.sums[o] = svc_sent_to(dest);   /* 0 on the node: no counted writes */
     }
     for (int k = 0; k < bx.rounds; k++) {
         int d = 1 << k, peer = (me + d) % n;
@@ -300,28 +301,28 @@ static void bx_run(int fence)
     _Atomic uint32_t *entered = (_Atomic uint32_t *)(void *)rma_here(rt.rank, rt.peers[rt.rank].rbase + ARENA_ENTERED_OFF);
     atom_store_relaxed(entered, atom_load_relaxed(entered) + 1);   /* for reports only */
     if (rt.node_count < 2) {
-        shm_node_barrier();
+        svc_node_barrier();
     } else {
         switch (rt.cfg.barrier) {
         case BARRIER_COMBINED:
             if (fence)
-                am_wait_completed(bx_exchange());
+                svc_wait_completed(bx_exchange());
             bx_hierarchical();
             break;
         case BARRIER_TREE:
             if (fence)
-                am_flush_all();
+                rma_flush_all();
             bx_tree();
             break;
         case BARRIER_COUNTER:
             if (fence)
-                am_flush_all();
+                rma_flush_all();
             bx.counter_rounds++;
             ctr_add_wait(&bx.counter, 1, bx.counter_rounds * rt.size);
             break;
         default:
             if (fence)
-                am_flush_all();
+                rma_flush_all();
             bx_hierarchical();
             break;
         }

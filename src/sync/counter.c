@@ -6,6 +6,7 @@
 #include "core/group.h"
 #include "core/mem.h"
 #include "core/rma.h"
+#include "core/service.h"
 #include "sync/sync.h"
 
 #include <stdlib.h>
@@ -65,29 +66,29 @@ int ctr_lock_try(ctr_home_t *taken)
 
 static int ctr_id_add, ctr_id_want, ctr_id_lock, ctr_id_try;
 
-static int ctr_serve_add(am_target_t *t)
+static int ctr_serve_add(svc_target_t *t)
 {
-    t->value = ctr_home_add((ctr_home_t *)(void *)t->local, (int64_t)t->a, am_server_push);
+    t->value = ctr_home_add((ctr_home_t *)(void *)t->local, (int64_t)t->a, svc_server_push);
     return 1;
 }
 
 /* Adds a (if not 0), then registers the origin until the value reaches b. */
-static int ctr_serve_want(am_target_t *t)
+static int ctr_serve_want(svc_target_t *t)
 {
     ctr_home_t *h = (ctr_home_t *)(void *)t->local;
     if (t->a != 0)
-        ctr_home_add(h, (int64_t)t->a, am_server_push);
-    ctr_home_want(h, t->origin, (int64_t)t->b, am_server_push);
+        ctr_home_add(h, (int64_t)t->a, svc_server_push);
+    ctr_home_want(h, t->origin, (int64_t)t->b, svc_server_push);
     return 1;
 }
 
-static int ctr_serve_lock(am_target_t *t)
+static int ctr_serve_lock(svc_target_t *t)
 {
-    ctr_lock_request((ctr_home_t *)(void *)t->local, t->origin, am_server_push);
+    ctr_lock_request((ctr_home_t *)(void *)t->local, t->origin, svc_server_push);
     return 1;
 }
 
-static int ctr_serve_try(am_target_t *t)
+static int ctr_serve_try(svc_target_t *t)
 {
     t->value = ctr_lock_try((ctr_home_t *)(void *)t->local);
     return 1;
@@ -96,10 +97,10 @@ static int ctr_serve_try(am_target_t *t)
 void counter_register(void)
 {
     /* An add without a result is a counted write, complete at a fence. */
-    ctr_id_add = am_handler(ctr_serve_add, 1);
-    ctr_id_want = am_handler(ctr_serve_want, 0);
-    ctr_id_lock = am_handler(ctr_serve_lock, 0);
-    ctr_id_try = am_handler(ctr_serve_try, 0);
+    ctr_id_add = svc_handler(ctr_serve_add, 1);
+    ctr_id_want = svc_handler(ctr_serve_want, 0);
+    ctr_id_lock = svc_handler(ctr_serve_lock, 0);
+    ctr_id_try = svc_handler(ctr_serve_try, 0);
 }
 
 /* ---- the side of a process using a counter ------------------------------------ */
@@ -108,14 +109,14 @@ void counter_register(void)
 static int64_t ctr_call(const ctr_ref_t *c, int id, int64_t a, int64_t b, int answer)
 {
     rt_stat_inc(&rt.stats.remote_atomics);
-    return am_call(c->home, id, c->raddr, (uint64_t)a, (uint64_t)b, NULL, 0, answer, NULL, 0);
+    return svc_call(c->home, id, c->raddr, (uint64_t)a, (uint64_t)b, NULL, 0, answer, NULL, 0);
 }
 
 /* The push of a process on the home's node (waiters registered there are
  * on other nodes). */
 static void ctr_push_client(int rank, int64_t value)
 {
-    am_push(rank, value);
+    svc_push(rank, value);
 }
 
 int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void **mine)
@@ -167,13 +168,13 @@ int64_t ctr_add_wait(const ctr_ref_t *c, int64_t add, int64_t target)
         return ctr_wait_here(h, target);
     }
     ctr_call(c, ctr_id_want, add, target, 0);
-    return am_wait_push();
+    return svc_wait_push();
 }
 
 void ctr_lock_at_home(const ctr_ref_t *taken)
 {
     ctr_call(taken, ctr_id_lock, 0, 0, 0);
-    am_wait_push();
+    svc_wait_push();
 }
 
 int ctr_try_lock(const ctr_ref_t *taken)

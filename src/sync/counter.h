@@ -5,7 +5,7 @@
  * value to a waiter once the counter reaches what it waits for. Waiters on
  * the home's node sleep on the counter's own waitword; a waiter on another
  * node registers at the home (one slot per rank) and waits for the one
- * message the home then sends it (a push, transport/am).
+ * message the home then sends it (a push, core/service.h).
  *
  * The home side below runs in whichever process changes the counter (a
  * process of the home's node, or the home's server), so the push is a

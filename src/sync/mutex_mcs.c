@@ -1,5 +1,6 @@
 /* The mcs mutex's slots and slow paths (the algorithm: mutex_mcs.h). */
 #include "sync/mutex_mcs.h"
+#include "core/service.h"
 
 #include <sched.h>
 #include <stddef.h>
@@ -23,7 +24,7 @@ static uint64_t mcs_next_op(uint64_t enc, word_op_t op, uint64_t a, uint64_t b)
 
 /* Passes the lock to the successor: on this node, clears its flag and
  * wakes it; on another, one message straight to the successor, which waits
- * for it (am_push), so that no thread but the successor's has to run. */
+ * for it (svc_push), so that no thread but the successor's has to run. */
 void mcs_pass(uint64_t next)
 {
     mcs_qnode_t *nq = mcs_qnode(next);
@@ -32,7 +33,7 @@ void mcs_pass(uint64_t next)
         atom_store_seq_cst(&nq->locked.value, 0);
         waitword_wake(&nq->locked);
     } else {
-        am_push(mcs_rank(next), 1);
+        svc_push(mcs_rank(next), 1);
     }
 }
 
@@ -87,8 +88,8 @@ int mcs_slot_take(const char *call, int *slot)
 void mcs_link_remote(uint64_t prev, uint64_t me)
 {
     rt_stat_inc(&rt.stats.remote_atomics);
-    am_call(mcs_rank(prev), mcs_id_link, mcs_next_raddr(prev), me, MCS_RELEASED, NULL, 0, 0, NULL, 0);
-    if (am_wait_push() != 0)   /* 1: passed by a holder, 0: it had left */
+    svc_call(mcs_rank(prev), mcs_id_link, mcs_next_raddr(prev), me, MCS_RELEASED, NULL, 0, 0, NULL, 0);
+    if (svc_wait_push() != 0)   /* 1: passed by a holder, 0: it had left */
         rt.stats.lock_contended++;
 }
 
@@ -133,14 +134,14 @@ void mcs_reset(void)
 /* A waiter on another node links to its predecessor's queue node (a): if
  * the predecessor had left (b, RELEASED), the lock is the waiter's, and
  * the server tells it with a push; else the predecessor passes it later. */
-static int mcs_serve_link(am_target_t *t)
+static int mcs_serve_link(svc_target_t *t)
 {
     if (atom_xchg_acq_rel((_Atomic uint64_t *)(void *)t->local, t->a) == t->b)
-        am_server_push(t->origin, 0);
+        svc_server_push(t->origin, 0);
     return 1;
 }
 
 void mcs_register(void)
 {
-    mcs_id_link = am_handler(mcs_serve_link, 0);
+    mcs_id_link = svc_handler(mcs_serve_link, 0);
 }

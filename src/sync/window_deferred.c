@@ -8,6 +8,7 @@
  * operations and answers with the gets' data. */
 #include "base/acc.h"
 #include "core/rma.h"
+#include "core/service.h"
 #include "sync/window.h"
 
 #include <stdlib.h>
@@ -43,12 +44,12 @@ static void win_epoch_apply(int rank, const win_epoch_t *e, char *out)
  * request already counts as waiting), then the operations, the release if
  * asked, and the gets' data in the answer. 0 while the lock is held by
  * others: the server tries again. */
-static int win_serve_epoch(am_target_t *t)
+static int win_serve_epoch(svc_target_t *t)
 {
     const win_epoch_t *e = t->data;
     if ((e->flags & WIN_ACQUIRE) && !win_try(rt.rank, e->word, (int)e->mode, &t->state))
         return 0;
-    win_epoch_apply(rt.rank, e, am_answer(t, e->get_bytes));
+    win_epoch_apply(rt.rank, e, svc_answer(t, e->get_bytes));
     if (e->flags & WIN_RELEASE)
         win_unlock_word(rt.rank, e->word, (int)e->mode);
     return 1;
@@ -56,7 +57,7 @@ static int win_serve_epoch(am_target_t *t)
 
 void window_register(void)
 {
-    win_id_epoch = am_handler(win_serve_epoch, 0);
+    win_id_epoch = svc_handler(win_serve_epoch, 0);
 }
 
 static void *win_grow(void *p, size_t *cap, size_t need, size_t unit)
@@ -113,7 +114,7 @@ void win_queue_send(win_queue_t *q, int rank, int release)
     e->flags = (q->acquired ? 0 : WIN_ACQUIRE) | (release ? WIN_RELEASE : 0);
     char *gets = q->gets = win_grow(q->gets, &q->capbytes, e->get_bytes ? e->get_bytes : 1, 1);
     if (rma_remote(rank)) {
-        am_call(rank, win_id_epoch, 0, 0, 0, q->msg, q->len, 1, gets, e->get_bytes);
+        svc_call(rank, win_id_epoch, 0, 0, 0, q->msg, q->len, 1, gets, e->get_bytes);
     } else {
         /* On this node the same steps, done here. */
         if (e->flags & WIN_ACQUIRE)

@@ -7,7 +7,7 @@
  * read the target's memory through the network. Writes are counted, not
  * answered (Buntinas03's op_init and op_done), and a fence asks the target
  * to answer once it has completed them. The layers above reach this only
- * through core/rma.h.
+ * through core/ (rma.h's operations, service.h's handlers and pushes).
  *
  * Every call to a rank is blocking unless said: it returns when local
  * buffers may be reused (a get: with the data); a write is complete at the
@@ -21,6 +21,7 @@
 #include "base/state.h"
 #include "base/strided.h"
 #include "base/waitword.h"
+#include "transport/am/am_target.h"
 
 /* Collective: starts the network backend and the server thread (only
  * when the job spans more than one node). */
@@ -81,25 +82,7 @@ uint64_t am_word(int rank, uintptr_t raddr, word_op_t op, uint64_t a, uint64_t b
 uint64_t am_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b) REACH_HIDDEN;
 
 /* ---- target handlers: requests whose meaning belongs to a layer above ---- */
-
-/* A request being served at its target, by the server thread. */
-typedef struct am_target {
-    int origin;
-    char *local;          /* the request's address in this process */
-    uint64_t a, b;
-    const void *data;     /* its payload, 8-byte aligned */
-    size_t len;
-    int state;            /* 0 at the first attempt; the handler's own after */
-    int64_t value;        /* the answer's value */
-    void *reply;          /* the answer's message, its data after the header (am_answer) */
-    size_t answer_len;
-} am_target_t;
-
-/* Serves t: 1 when done (answered, if the origin waits), 0 to be tried
- * again later (the server keeps the request and retries it while it
- * polls; only requests that wait for something another process releases
- * by remote atomics need this). */
-typedef int (*am_handler_fn)(am_target_t *t);
+/* (the request as a handler sees it, and the handler's type: am_target.h) */
 
 /* Registers a handler, before am_init and in the same order on every
  * rank; returns its id. counted: a request without answer is a write,
