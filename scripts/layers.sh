@@ -2,15 +2,28 @@
 # The architecture's rules, checked (docs/architecture.md):
 #  1. #include points down: armci -> include/ only; api -> sync -> core ->
 #     transport -> boot -> base; src/init.c may include anything. Within
-#     transport, a network backend (transport/ucx) sees only transport/net.h,
-#     and sync and api reach transport only through core/rma.h.
-#  2. No file of src/, bench/, tools/ or include/ is longer than 600 lines.
-#  3. Where a rank is reached (its mapping, or the network) is decided in
+#     transport, each folder sees its own headers and transport/net.h (the
+#     protocol, am/, also shm/'s operations, with which it serves); sync
+#     and api include no transport header but through core/service.h.
+#  2. Calls point down too, read from the objects (nm): the layer table
+#     below says whose symbols an object may use. So sync and api call
+#     nothing of transport (core/rma.h and core/service.h stand between),
+#     a network backend calls only itself, boot and base, and no two
+#     files call each other (but the protocol's origin and target halves,
+#     which serve each other while they wait).
+#  3. Public entry points (reach_*) are defined only in api/ and init.c.
+#  4. MPI is behind boot/: only boot/ and the ARMCI layer include <mpi.h>
+#     or call MPI (src/api and init.c may name MPI's types through the
+#     public header reach_mpi.h).
+#  5. No file of src/, bench/, tools/ or include/ is longer than 600 lines.
+#  6. Where a rank is reached (its mapping, or the network) is decided in
 #     core/rma.h alone: nothing else reads a peer's mapping (.map), and
 #     nothing below the ARMCI layer (which may ask the public API) asks
 #     reach_same_node.
-# Prints every breach and exits 1 if there is one.
+# Usage: scripts/layers.sh [BUILD-FOLDER]   (default build; the call rules
+# read its objects). Prints every breach and exits 1 if there is one.
 cd "$(dirname "$0")/.." || exit 2
+objs=${1:-build}/CMakeFiles/reach_objs.dir/src
 status=0
 breach() {
     echo "layers: $*"
@@ -54,25 +67,81 @@ for file in $(cd src && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
             breach "src/$file includes \"$inc\": a layer includes one above it"
         fi
         case $file:$inc in
-        transport/ucx/*:transport/net.h | transport/ucx/*:transport/ucx/*) ;;
-        transport/ucx/*:transport/*)
-            breach "src/$file includes \"$inc\": a network backend sees only transport/net.h" ;;
+        transport/*:transport/net.h | transport/am/*:transport/shm/shm_ops.h) ;;
+        transport/*:transport/*)
+            [ "${file%/*}" = "${inc%/*}" ] ||
+                breach "src/$file includes \"$inc\": a folder of transport sees only its own headers and transport/net.h" ;;
+        core/service.h:transport/am/am_target.h) ;;
         sync/*:transport/* | api/*:transport/*)
-            breach "src/$file includes \"$inc\": the layers above core reach transport through core/rma.h" ;;
+            breach "src/$file includes \"$inc\": the layers above core reach transport through core/" ;;
         esac
     done
 done
+
+grep -rln '#[[:space:]]*include[[:space:]]*<mpi\.h>' src | grep -v '^src/boot/' | grep -v '^src/armci/' |
+    while IFS= read -r f; do echo "layers: $f includes <mpi.h>: MPI is behind boot/"; done | grep . && status=1
+
+# ---- calls, from the objects ------------------------------------------------------
+if [ ! -d "$objs" ]; then
+    breach "no objects in $objs: build first (cmake --build build), or name the build folder"
+else
+    # "object symbol" for every symbol an object defines (D) and uses (U).
+    (cd "$objs" && for o in $(find . -name '*.o' | sort); do
+        f=${o#./}
+        f=${f%.o}
+        nm "$o" | awk -v f="$f" '$1 == "U" { print "U", f, $2; next } $2 ~ /^[TDBRC]$/ { print "D", f, $3 }'
+    done) | awk '
+    # The folder a file is in: transport/am, core, ... (init.c: init).
+    function room(f) {
+        if (f ~ /^transport\//) { split(f, p, "/"); return p[1] "/" p[2] }
+        if (f !~ /\//) return "init"
+        sub(/\/.*/, "", f); return f
+    }
+    # Whether a file in room a may call into room b.
+    function may(a, b) {
+        if (a == b || a == "init" || b == "base") return 1
+        if (b == "boot") return a != "base"
+        if (b ~ /^transport\//) {
+            if (a == "core") return 1
+            if (a == "transport/am") return 1   # the backends and shm, which it drives
+            return 0
+        }
+        if (b == "core") return a == "sync" || a == "api"
+        if (b == "sync") return a == "api"
+        return 0
+    }
+    $1 == "D" { def[$3] = $2; if ($3 ~ /^reach_/ && room($2) != "api" && room($2) != "init")
+                    printf "layers: src/%s defines %s: public entry points are defined in api/ and init.c\n", $2, $3 }
+    $1 == "U" { use[++n] = $2 " " $3 }
+    END {
+        for (i = 1; i <= n; i++) {
+            split(use[i], u, " ")
+            if (u[2] ~ /^P?MPI_/ && room(u[1]) != "boot")
+                printf "layers: src/%s calls %s: MPI is behind boot/\n", u[1], u[2]
+            if (!(u[2] in def) || def[u[2]] == u[1]) continue
+            d = def[u[2]]
+            if (!may(room(u[1]), room(d)))
+                printf "layers: src/%s calls %s (src/%s): %s may not call into %s\n", u[1], u[2], d, room(u[1]), room(d)
+            calls[u[1] " " d] = u[2]
+        }
+        for (k in calls) {
+            split(k, e, " ")
+            if (e[1] < e[2] && ((e[2] " " e[1]) in calls) && !(room(e[1]) == "transport/am" && room(e[2]) == "transport/am"))
+                printf "layers: src/%s and src/%s call each other (%s, %s)\n", e[1], e[2], calls[k], calls[e[2] " " e[1]]
+        }
+    }' | sort | grep . && status=1
+fi
 
 for file in $(find src bench tools include -type f \( -name '*.[ch]' -o -name '*.py' -o -name '*.sh' \) | sort); do
     lines=$(wc -l <"$file")
     [ "$lines" -gt 600 ] && breach "$file has $lines lines (600 at most)"
 done
 
-grep -rnE '(\.|->)map\b' src --include='*.[ch]' | grep -v '^src/core/rma\.h:' | grep -v '^src/transport/shm/' |
+grep -rnE '(\.|->)map\b' src --include='*.[ch]' | grep -v '^src/core/rma\.[ch]:' | grep -v '^src/transport/shm/' |
     while IFS= read -r line; do echo "layers: a peer's mapping read outside core/rma.h: $line"; done | grep . && status=1
 grep -rn 'reach_same_node *(' src --include='*.[ch]' | grep -v '^src/armci/' |
     grep -v '^src/api/info\.c:[0-9]*:int reach_same_node' |
     while IFS= read -r line; do echo "layers: locality asked outside core/rma.h: $line"; done | grep . && status=1
 
-[ $status -eq 0 ] && echo "layers: every include points down, no file over 600 lines, one locality decision"
+[ $status -eq 0 ] && echo "layers: includes and calls point down, entry points in api/, MPI behind boot/, no file over 600 lines, one locality decision"
 exit $status

@@ -24,6 +24,7 @@
  * On one node there is no network and a write is complete when its stores
  * are visible: every variant is a memory fence and the node barrier. */
 #include "base/arena.h"
+#include "sync/calls.h"
 #include "base/wait.h"
 #include "core/group.h"
 #include "core/mem.h"
@@ -173,7 +174,7 @@ int barrier_init(void)
     return bx_prepare("reach_init", rt.cfg.barrier);
 }
 
-int reach_set_barrier(const char *algorithm)
+int barrier_set_kind(const char *algorithm)
 {
     const char *call = "reach_set_barrier";
     if (!rt.initialized)

@@ -25,6 +25,7 @@
  * link before it sends on it again. Links are the fixed tree's, so each
  * slot has one sender; the acknowledgement is off the critical path. */
 #include "core/group.h"
+#include "sync/calls.h"
 #include "core/mem.h"
 #include "core/rma.h"
 #include "base/acc.h"
@@ -502,7 +503,7 @@ static void coll_begin(void)
     wait_for(WAIT_BARRIER, -1, 0, 0);
 }
 
-int reach_sync_group(reach_group_t *g, reach_scope_t scope)
+int coll_sync_group(reach_group_t *g, reach_scope_t scope)
 {
     int st;
     coll_t *c = coll_of("reach_sync_group", &g, scope, &st);
@@ -550,19 +551,19 @@ static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scop
     return REACH_SUCCESS;
 }
 
-int reach_allreduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count,
+int coll_allreduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count,
                     reach_type_t type, reach_reduce_op_t op)
 {
     return coll_reduction("reach_allreduce", g, scope, buf, count, type, op, 1);
 }
 
-int reach_reduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count,
+int coll_reduce_root(reach_group_t *g, reach_scope_t scope, void *buf, size_t count,
                  reach_type_t type, reach_reduce_op_t op)
 {
     return coll_reduction("reach_reduce", g, scope, buf, count, type, op, 0);
 }
 
-int reach_bcast(reach_group_t *g, reach_scope_t scope, void *buf, size_t bytes, int root)
+int coll_bcast(reach_group_t *g, reach_scope_t scope, void *buf, size_t bytes, int root)
 {
     const char *call = "reach_bcast";
     int st;

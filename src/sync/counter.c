@@ -1,6 +1,7 @@
 /* Notifying counters: the home side (run by whoever changes a counter) and
  * the public calls. See counter.h. */
 #include "sync/counter.h"
+#include "sync/calls.h"
 #include "base/handle.h"
 #include "base/wait.h"
 #include "core/group.h"
@@ -206,7 +207,7 @@ static int counter_check(const char *call, reach_counter_t *c)
     return REACH_SUCCESS;
 }
 
-int reach_counter_create(int home, int64_t initial, reach_counter_t **out)
+int counter_create(int home, int64_t initial, reach_counter_t **out)
 {
     const char *call = "reach_counter_create";
     int st = rt_check_rank(call, home);
@@ -235,7 +236,7 @@ int reach_counter_create(int home, int64_t initial, reach_counter_t **out)
     return REACH_SUCCESS;
 }
 
-int reach_counter_destroy(reach_counter_t *c)
+int counter_destroy(reach_counter_t *c)
 {
     const char *call = "reach_counter_destroy";
     int st = counter_check(call, c);
@@ -256,7 +257,7 @@ void counter_finalize(void)
     }
 }
 
-int reach_counter_add(reach_counter_t *c, int64_t add, int64_t *old)
+int counter_add(reach_counter_t *c, int64_t add, int64_t *old)
 {
     int st = counter_check("reach_counter_add", c);
     if (st == REACH_SUCCESS)
@@ -264,7 +265,7 @@ int reach_counter_add(reach_counter_t *c, int64_t add, int64_t *old)
     return st;
 }
 
-int reach_counter_read(reach_counter_t *c, int64_t *now)
+int counter_read(reach_counter_t *c, int64_t *now)
 {
     int st = counter_check("reach_counter_read", c);
     if (st == REACH_SUCCESS && now == NULL)
@@ -274,7 +275,7 @@ int reach_counter_read(reach_counter_t *c, int64_t *now)
     return st;
 }
 
-int reach_counter_add_wait(reach_counter_t *c, int64_t add, int64_t test, int64_t *now)
+int counter_add_wait(reach_counter_t *c, int64_t add, int64_t test, int64_t *now)
 {
     int st = counter_check("reach_counter_add_wait", c);
     if (st != REACH_SUCCESS)
@@ -287,7 +288,7 @@ int reach_counter_add_wait(reach_counter_t *c, int64_t add, int64_t test, int64_
     return REACH_SUCCESS;
 }
 
-int reach_counter_wait(reach_counter_t *c, int64_t value, int64_t *now)
+int counter_wait(reach_counter_t *c, int64_t value, int64_t *now)
 {
     int st = counter_check("reach_counter_wait", c);
     if (st != REACH_SUCCESS)

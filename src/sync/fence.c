@@ -1,10 +1,11 @@
 /* Completion: fences to one rank, to all, to a group's members, and the
  * public barriers (the barrier algorithms are in barrier.c). */
 #include "core/group.h"
+#include "sync/calls.h"
 #include "core/rma.h"
 #include "sync/sync.h"
 
-int reach_fence(int rank)
+int fence_rank(int rank)
 {
     int st = rt_check_rank("reach_fence", rank);
     if (st != REACH_SUCCESS)
@@ -14,7 +15,7 @@ int reach_fence(int rank)
     return REACH_SUCCESS;
 }
 
-int reach_fence_all(void)
+int fence_all(void)
 {
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_fence_all", "reach is not initialized");
@@ -23,7 +24,7 @@ int reach_fence_all(void)
     return REACH_SUCCESS;
 }
 
-int reach_barrier(void)
+int fence_barrier(void)
 {
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_barrier", "reach is not initialized");
@@ -31,17 +32,17 @@ int reach_barrier(void)
     return REACH_SUCCESS;
 }
 
-int reach_fence_group(reach_group_t *g)
+int fence_group(reach_group_t *g)
 {
     int st = group_check("reach_fence_group", g);
     for (int i = 0; st == REACH_SUCCESS && i < g->size; i++)
-        st = reach_fence(g->world[i]);
+        st = fence_rank(g->world[i]);
     return st;
 }
 
 /* The group's fences, then its barrier on reach's own signals (coll.c). */
-int reach_barrier_group(reach_group_t *g)
+int fence_barrier_group(reach_group_t *g)
 {
-    int st = reach_fence_group(g);
-    return st == REACH_SUCCESS ? reach_sync_group(g, REACH_SCOPE_ALL) : st;
+    int st = fence_group(g);
+    return st == REACH_SUCCESS ? coll_sync_group(g, REACH_SCOPE_ALL) : st;
 }

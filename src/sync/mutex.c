@@ -5,6 +5,7 @@
  * ticket  Zhang04's ticket lock over two counters (mutex_ticket.h).
  * hybrid  Buntinas03's baseline, ARMCI's original lock (mutex_ticket.h). */
 #include "sync/mutex_mcs.h"
+#include "sync/calls.h"
 #include "sync/mutex_ticket.h"
 #include "base/arena.h"
 #include "base/handle.h"
@@ -33,7 +34,7 @@ static int mutex_check(const char *call, reach_mutexes_t *set, int id, int rank)
     return REACH_SUCCESS;
 }
 
-int reach_mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **out)
+int mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **out)
 {
     const char *call = "reach_mutexes_create";
     int st = group_check(call, g);
@@ -100,11 +101,11 @@ int reach_mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **ou
     return REACH_SUCCESS;
 }
 
-int reach_mutexes_create(int count, reach_mutexes_t **out)
+int mutexes_create(int count, reach_mutexes_t **out)
 {
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_mutexes_create", "reach is not initialized");
-    return reach_mutexes_create_group(&group_world, count, out);
+    return mutexes_create_group(&group_world, count, out);
 }
 
 static void mutexes_release(reach_mutexes_t *set)
@@ -118,7 +119,7 @@ static void mutexes_release(reach_mutexes_t *set)
     handle_retire(&set_pool, set);
 }
 
-int reach_mutexes_destroy(reach_mutexes_t *set)
+int mutexes_destroy(reach_mutexes_t *set)
 {
     const char *call = "reach_mutexes_destroy";
     if (!rt.initialized)
@@ -142,7 +143,7 @@ void mutex_finalize(void)
     mcs_reset();
 }
 
-int reach_set_lock(const char *algorithm)
+int mutex_set_kind(const char *algorithm)
 {
     const char *call = "reach_set_lock";
     if (!rt.initialized)
@@ -178,7 +179,7 @@ static int mutex_entry(const char *call, reach_mutexes_t *set, int id, int rank,
 
 /* ---- the calls -------------------------------------------------------------------- */
 
-int reach_mutex_lock(reach_mutexes_t *set, int id, int rank)
+int mutex_lock(reach_mutexes_t *set, int id, int rank)
 {
     const char *call = "reach_mutex_lock";
     signed char *entry = NULL;
@@ -197,7 +198,7 @@ int reach_mutex_lock(reach_mutexes_t *set, int id, int rank)
     return REACH_SUCCESS;
 }
 
-int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired)
+int mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired)
 {
     const char *call = "reach_mutex_trylock";
     signed char *entry = NULL;
@@ -217,7 +218,7 @@ int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired)
     return REACH_SUCCESS;
 }
 
-int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank)
+int mutex_unlock(reach_mutexes_t *set, int id, int rank)
 {
     signed char *entry = NULL;
     int st = mutex_entry("reach_mutex_unlock", set, id, rank, 1, &entry);

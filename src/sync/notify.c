@@ -2,6 +2,7 @@
  * notifications it sent there; the receiver waits for its n-th. Each
  * counter is a waitword in the receiver's arena, so the waiter sleeps. */
 #include "base/wait.h"
+#include "sync/calls.h"
 #include "core/group.h"
 #include "core/mem.h"
 #include "core/rma.h"
@@ -44,16 +45,16 @@ void notify_finalize(void)
     nt.mine = NULL;   /* released with every other allocation */
 }
 
-int reach_notify(int rank)
+int notify_rank(int rank)
 {
-    int st = reach_fence(rank);
+    int st = fence_rank(rank);
     if (st != REACH_SUCCESS)
         return st;
     rma_word(rank, nt.raddr[rank] + (uintptr_t)rt.rank * sizeof(waitword_t), WORD_ADD32_WAKE, 1, 0);
     return ++nt.sent[rank];
 }
 
-int reach_notify_wait(int rank, int *waited)
+int notify_wait(int rank, int *waited)
 {
     int st = rt_check_rank("reach_notify_wait", rank);
     if (st != REACH_SUCCESS)

@@ -18,6 +18,7 @@
  * The calls check their arguments here (the window, the epoch, the range
  * inside the target's window) and issue through core/rma.h. */
 #include "base/acc.h"
+#include "sync/calls.h"
 #include "base/arena.h"
 #include "base/handle.h"
 #include "base/strided.h"
@@ -151,7 +152,7 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     return REACH_SUCCESS;
 }
 
-int reach_set_win_sync(const char *mode)
+int win_set_sync(const char *mode)
 {
     const char *call = "reach_set_win_sync";
     int kind;
@@ -165,14 +166,14 @@ int reach_set_win_sync(const char *mode)
     return REACH_SUCCESS;
 }
 
-int reach_win_create(void *base, size_t bytes, reach_win_t **win)
+int win_create(void *base, size_t bytes, reach_win_t **win)
 {
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_win_create", "reach is not initialized");
     return win_make("reach_win_create", base, bytes, 0, win);
 }
 
-int reach_win_allocate(size_t bytes, void *bases[], reach_win_t **win)
+int win_allocate(size_t bytes, void *bases[], reach_win_t **win)
 {
     const char *call = "reach_win_allocate";
     if (!rt.initialized)
@@ -187,7 +188,7 @@ int reach_win_allocate(size_t bytes, void *bases[], reach_win_t **win)
     return st;
 }
 
-int reach_win_free(reach_win_t *w)
+int win_free(reach_win_t *w)
 {
     const char *call = "reach_win_free";
     int st = win_check(call, w);
@@ -232,7 +233,7 @@ static void win_close(reach_win_t *w, int rank)
     w->open--;
 }
 
-int reach_win_lock(reach_win_t *w, int mode, int rank)
+int win_lock(reach_win_t *w, int mode, int rank)
 {
     const char *call = "reach_win_lock";
     int st = win_check_epoch(call, w, rank, 0);
@@ -246,7 +247,7 @@ int reach_win_lock(reach_win_t *w, int mode, int rank)
     return REACH_SUCCESS;
 }
 
-int reach_win_unlock(reach_win_t *w, int rank)
+int win_unlock(reach_win_t *w, int rank)
 {
     const char *call = "reach_win_unlock";
     int st = win_check_epoch(call, w, rank, 1);
@@ -263,7 +264,7 @@ int reach_win_unlock(reach_win_t *w, int rank)
     return REACH_SUCCESS;
 }
 
-int reach_win_lock_all(reach_win_t *w)
+int win_lock_all(reach_win_t *w)
 {
     const char *call = "reach_win_lock_all";
     int st = win_check(call, w);
@@ -277,7 +278,7 @@ int reach_win_lock_all(reach_win_t *w)
     return REACH_SUCCESS;
 }
 
-int reach_win_unlock_all(reach_win_t *w)
+int win_unlock_all(reach_win_t *w)
 {
     const char *call = "reach_win_unlock_all";
     int st = win_check(call, w);
@@ -295,7 +296,7 @@ int reach_win_unlock_all(reach_win_t *w)
     return REACH_SUCCESS;
 }
 
-int reach_win_flush(reach_win_t *w, int rank)
+int win_flush(reach_win_t *w, int rank)
 {
     int st = win_check_epoch("reach_win_flush", w, rank, 1);
     if (st != REACH_SUCCESS)
@@ -309,7 +310,7 @@ int reach_win_flush(reach_win_t *w, int rank)
     return REACH_SUCCESS;
 }
 
-int reach_win_flush_all(reach_win_t *w)
+int win_flush_all(reach_win_t *w)
 {
     const char *call = "reach_win_flush_all";
     int st = win_check(call, w);
@@ -327,7 +328,7 @@ int reach_win_flush_all(reach_win_t *w)
     return REACH_SUCCESS;
 }
 
-int reach_win_flush_local(reach_win_t *w, int rank)
+int win_flush_local(reach_win_t *w, int rank)
 {
     /* Deferred epochs copy what they send; a direct put to another node
      * may still be reading its source. */
@@ -389,17 +390,17 @@ static int win_xfer(const char *call, xfer_t op, reach_win_t *w, reach_type_t ty
     return REACH_SUCCESS;
 }
 
-int reach_win_put(reach_win_t *w, const void *src, size_t disp, size_t bytes, int rank)
+int win_put(reach_win_t *w, const void *src, size_t disp, size_t bytes, int rank)
 {
     return win_xfer("reach_win_put", XFER_PUT, w, REACH_INT, NULL, src, disp, bytes, rank);
 }
 
-int reach_win_get(reach_win_t *w, void *dst, size_t disp, size_t bytes, int rank)
+int win_get(reach_win_t *w, void *dst, size_t disp, size_t bytes, int rank)
 {
     return win_xfer("reach_win_get", XFER_GET, w, REACH_INT, NULL, dst, disp, bytes, rank);
 }
 
-int reach_win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp,
+int win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp,
                   size_t bytes, int rank)
 {
     return win_xfer("reach_win_acc", XFER_ACC, w, type, scale, src, disp, bytes, rank);
@@ -439,19 +440,19 @@ static int win_strided(const char *call, int kind, reach_win_t *w, reach_type_t 
     return REACH_SUCCESS;
 }
 
-int reach_win_put_strided(reach_win_t *w, const void *src, size_t disp, const reach_strided_t *shape,
+int win_put_strided(reach_win_t *w, const void *src, size_t disp, const reach_strided_t *shape,
                           int rank)
 {
     return win_strided("reach_win_put_strided", WIN_OP_PUT, w, REACH_INT, NULL, src, disp, shape, rank);
 }
 
-int reach_win_get_strided(reach_win_t *w, void *dst, size_t disp, const reach_strided_t *shape,
+int win_get_strided(reach_win_t *w, void *dst, size_t disp, const reach_strided_t *shape,
                           int rank)
 {
     return win_strided("reach_win_get_strided", WIN_OP_GET, w, REACH_INT, NULL, dst, disp, shape, rank);
 }
 
-int reach_win_acc_strided(reach_win_t *w, reach_type_t type, const void *scale, const void *src,
+int win_acc_strided(reach_win_t *w, reach_type_t type, const void *scale, const void *src,
                           size_t disp, const reach_strided_t *shape, int rank)
 {
     return win_strided("reach_win_acc_strided", WIN_OP_ACC, w, type, scale, src, disp, shape, rank);
@@ -490,17 +491,17 @@ static int win_vector(const char *call, int kind, reach_win_t *w, reach_type_t t
     return st;
 }
 
-int reach_win_put_vector(reach_win_t *w, const reach_vector_t *v, size_t n, int rank)
+int win_put_vector(reach_win_t *w, const reach_vector_t *v, size_t n, int rank)
 {
     return win_vector("reach_win_put_vector", WIN_OP_PUT, w, REACH_INT, NULL, v, n, rank);
 }
 
-int reach_win_get_vector(reach_win_t *w, const reach_vector_t *v, size_t n, int rank)
+int win_get_vector(reach_win_t *w, const reach_vector_t *v, size_t n, int rank)
 {
     return win_vector("reach_win_get_vector", WIN_OP_GET, w, REACH_INT, NULL, v, n, rank);
 }
 
-int reach_win_acc_vector(reach_win_t *w, reach_type_t type, const void *scale, const reach_vector_t *v,
+int win_acc_vector(reach_win_t *w, reach_type_t type, const void *scale, const reach_vector_t *v,
                          size_t n, int rank)
 {
     return win_vector("reach_win_acc_vector", WIN_OP_ACC, w, type, scale, v, n, rank);
@@ -535,33 +536,33 @@ static int win_atomic(const char *call, reach_win_t *w, size_t disp, int width, 
     return REACH_SUCCESS;
 }
 
-int reach_win_fetch_add_i32(reach_win_t *w, size_t disp, int32_t add, int32_t *old, int rank)
+int win_fetch_add_i32(reach_win_t *w, size_t disp, int32_t add, int32_t *old, int rank)
 {
     return win_atomic("reach_win_fetch_add_i32", w, disp, 4, AMO_ADD, add, 0, old, rank);
 }
 
-int reach_win_fetch_add_i64(reach_win_t *w, size_t disp, int64_t add, int64_t *old, int rank)
+int win_fetch_add_i64(reach_win_t *w, size_t disp, int64_t add, int64_t *old, int rank)
 {
     return win_atomic("reach_win_fetch_add_i64", w, disp, 8, AMO_ADD, add, 0, old, rank);
 }
 
-int reach_win_swap_i32(reach_win_t *w, size_t disp, int32_t value, int32_t *old, int rank)
+int win_swap_i32(reach_win_t *w, size_t disp, int32_t value, int32_t *old, int rank)
 {
     return win_atomic("reach_win_swap_i32", w, disp, 4, AMO_SWAP, value, 0, old, rank);
 }
 
-int reach_win_swap_i64(reach_win_t *w, size_t disp, int64_t value, int64_t *old, int rank)
+int win_swap_i64(reach_win_t *w, size_t disp, int64_t value, int64_t *old, int rank)
 {
     return win_atomic("reach_win_swap_i64", w, disp, 8, AMO_SWAP, value, 0, old, rank);
 }
 
-int reach_win_cas_i32(reach_win_t *w, size_t disp, int32_t compare, int32_t value, int32_t *old,
+int win_cas_i32(reach_win_t *w, size_t disp, int32_t compare, int32_t value, int32_t *old,
                       int rank)
 {
     return win_atomic("reach_win_cas_i32", w, disp, 4, AMO_CAS, compare, value, old, rank);
 }
 
-int reach_win_cas_i64(reach_win_t *w, size_t disp, int64_t compare, int64_t value, int64_t *old,
+int win_cas_i64(reach_win_t *w, size_t disp, int64_t compare, int64_t value, int64_t *old,
                       int rank)
 {
     return win_atomic("reach_win_cas_i64", w, disp, 8, AMO_CAS, compare, value, old, rank);
