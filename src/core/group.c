@@ -1,5 +1,4 @@
 #include "core/group.h"
-#include "reach_mpi.h"
 #include "base/handle.h"
 #include "core/mem.h"
 #include "transport/shm/shm.h"
@@ -21,22 +20,20 @@ void group_on_make(int (*made)(reach_group_t *), void (*freeing)(reach_group_t *
 }
 
 /* Fills g from its communicator: member ranks, node and masters splits. */
-static int group_build(reach_group_t *g, MPI_Comm comm)
+static int group_build(reach_group_t *g, boot_comm_t *comm)
 {
     memset(g, 0, sizeof *g);
     g->comm = comm;
-    MPI_Comm_rank(comm, &g->rank);
-    MPI_Comm_size(comm, &g->size);
+    g->rank = boot_comm_rank(comm);
+    g->size = boot_comm_size(comm);
     g->world = malloc(sizeof(int) * (size_t)g->size);
     if (!g->world)
         rt_oom("group", sizeof(int) * (size_t)g->size);
-    MPI_Allgather(&rt.rank, 1, MPI_INT, g->world, 1, MPI_INT, comm);
+    boot_allgather(comm, &rt.rank, sizeof rt.rank, g->world);
     /* Nodes as reach sees them, so that a split of the job into "nodes"
      * for testing shows here too. */
-    MPI_Comm_split(comm, rt.node, g->rank, &g->node_comm);
-    int node_rank;
-    MPI_Comm_rank(g->node_comm, &node_rank);
-    MPI_Comm_split(comm, node_rank == 0 ? 0 : MPI_UNDEFINED, g->rank, &g->masters_comm);
+    g->node_comm = boot_comm_split(comm, rt.node, g->rank);
+    g->masters_comm = boot_comm_split(comm, boot_comm_rank(g->node_comm) == 0 ? 0 : -1, g->rank);
     g->magic = GROUP_MAGIC;
     return REACH_SUCCESS;
 }
@@ -44,11 +41,11 @@ static int group_build(reach_group_t *g, MPI_Comm comm)
 static void group_release(reach_group_t *g)
 {
     g->magic = 0;
-    MPI_Comm_free(&g->node_comm);
-    if (g->masters_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&g->masters_comm);
+    boot_comm_free(g->node_comm);
+    boot_comm_free(g->masters_comm);
     if (g->comm != rt.comm)
-        MPI_Comm_free(&g->comm);
+        boot_comm_free(g->comm);
+    g->comm = g->node_comm = g->masters_comm = NULL;
     free(g->world);
     g->world = NULL;
 }
@@ -83,7 +80,7 @@ void group_barrier(reach_group_t *g)
     if (g == &group_world && rt.node_count == 1)
         shm_node_barrier();
     else
-        MPI_Barrier(g->comm);
+        boot_comm_barrier(g->comm);
     rt_order_acquire();
 }
 
@@ -93,10 +90,10 @@ reach_group_t *reach_group_world(void)
 }
 
 /* Wraps a new communicator (or none) into *out. */
-static int group_adopt(MPI_Comm comm, reach_group_t **out)
+static int group_adopt(boot_comm_t *comm, reach_group_t **out)
 {
     *out = NULL;
-    if (comm == MPI_COMM_NULL)
+    if (comm == NULL)
         return REACH_SUCCESS;
     reach_group_t *g = handle_new(&group_pool, sizeof *g);
     if (!g)
@@ -133,14 +130,7 @@ int reach_group_create(reach_group_t *parent, int n, const int *members, reach_g
     free(seen);
     if (!rt_all_agree(parent->comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
-    MPI_Group pg, ng;
-    MPI_Comm comm;
-    MPI_Comm_group(parent->comm, &pg);
-    MPI_Group_incl(pg, n, members, &ng);
-    MPI_Comm_create(parent->comm, ng, &comm);
-    MPI_Group_free(&ng);
-    MPI_Group_free(&pg);
-    return group_adopt(comm, out);
+    return group_adopt(boot_comm_create(parent->comm, n, members), out);
 }
 
 int reach_group_split(reach_group_t *parent, int color, int key, reach_group_t **out)
@@ -153,9 +143,7 @@ int reach_group_split(reach_group_t *parent, int color, int key, reach_group_t *
         st = REACH_ERR_ARG;
     if (st != REACH_SUCCESS)
         return st;
-    MPI_Comm comm;
-    MPI_Comm_split(parent->comm, color < 0 ? MPI_UNDEFINED : color, key, &comm);
-    return group_adopt(comm, out);
+    return group_adopt(boot_comm_split(parent->comm, color, key), out);
 }
 
 int reach_group_dup(reach_group_t *parent, reach_group_t **out)
@@ -166,9 +154,7 @@ int reach_group_dup(reach_group_t *parent, reach_group_t **out)
         st = rt_error(REACH_ERR_ARG, call, "out is NULL");
     if (st != REACH_SUCCESS)
         return st;
-    MPI_Comm comm;
-    MPI_Comm_dup(parent->comm, &comm);
-    return group_adopt(comm, out);
+    return group_adopt(boot_comm_dup(parent->comm), out);
 }
 
 int reach_group_free(reach_group_t *g)
@@ -218,20 +204,4 @@ int reach_free_group(reach_group_t *g, void *base)
 {
     int st = group_check("reach_free_group", g);
     return st != REACH_SUCCESS ? st : mem_free_collective("reach_free_group", g, base, 1);
-}
-
-MPI_Comm reach_group_comm(const reach_group_t *g)
-{
-    return group_check("reach_group_comm", g) == REACH_SUCCESS ? g->comm : MPI_COMM_NULL;
-}
-
-MPI_Comm reach_group_node_comm(const reach_group_t *g)
-{
-    return group_check("reach_group_node_comm", g) == REACH_SUCCESS ? g->node_comm : MPI_COMM_NULL;
-}
-
-MPI_Comm reach_group_masters_comm(const reach_group_t *g)
-{
-    return group_check("reach_group_masters_comm", g) == REACH_SUCCESS ? g->masters_comm
-                                                                       : MPI_COMM_NULL;
 }

@@ -2,12 +2,13 @@
 #ifndef REACH_CORE_GROUP_H
 #define REACH_CORE_GROUP_H
 #include "base/state.h"
+#include "boot/boot.h"
 
 struct reach_group {
     uint32_t magic;
-    MPI_Comm comm;          /* the members */
-    MPI_Comm node_comm;     /* the members on this node */
-    MPI_Comm masters_comm;  /* the first member on each node; NULL elsewhere */
+    boot_comm_t *comm;          /* the members */
+    boot_comm_t *node_comm;     /* the members on this node */
+    boot_comm_t *masters_comm;  /* the first member on each node; NULL elsewhere */
     int rank, size;
     int *world;             /* member number -> job-wide rank */
     struct group_coll *coll;   /* its collectives (sync/coll.c) */
