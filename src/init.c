@@ -62,7 +62,7 @@ static int rt_init(int *argc, char ***argv, boot_comm_t *comm)
     int mine[2] = {bad_env, rt.rank == 0 && bad_env}, any[2];
     boot_allreduce(rt.comm, BOOT_INT_MAX, mine, any, 2);
     if (rt.rank == 0 || (bad_env && !any[1]))
-        reach_config_check();
+        config_check();
     if (any[0]) {
         boot_finalize();
         return REACH_ERR_ARG;

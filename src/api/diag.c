@@ -36,3 +36,41 @@ const char *reach_strerror(int status)
     default: return "unknown status";
     }
 }
+
+const char *reach_op_kind_name(reach_op_kind_t kind)
+{
+    return stats_kind_name((int)kind);
+}
+
+const char *reach_path_name(reach_path_t path)
+{
+    return stats_path_name((int)path);
+}
+
+int reach_stats_get(reach_stats_t *out)
+{
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, "reach_stats_get", "reach is not initialized");
+    if (out == NULL)
+        return rt_error(REACH_ERR_ARG, "reach_stats_get", "out is NULL");
+    stats_copy(out);
+    return REACH_SUCCESS;
+}
+
+int reach_stats_reset(void)
+{
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, "reach_stats_reset", "reach is not initialized");
+    stats_clear();
+    return REACH_SUCCESS;
+}
+
+int reach_config_check(void)
+{
+    return config_check();
+}
+
+void reach_config_print(void)
+{
+    config_print();
+}

@@ -119,6 +119,13 @@ static inline void rt_order_acquire(void)
 
 /* Prints this process's statistics on one line (REACH_STATS at finalize). */
 void stats_print(FILE *out) REACH_HIDDEN;
+/* Copies the statistics to out, or sets them all to zero; each counter is
+ * read and written atomically. */
+void stats_copy(reach_stats_t *out) REACH_HIDDEN;
+void stats_clear(void) REACH_HIDDEN;
+/* The name of an operation kind ("put") or a path ("shm"); "?" for none. */
+const char *stats_kind_name(int kind) REACH_HIDDEN;
+const char *stats_path_name(int path) REACH_HIDDEN;
 
 /* Adds one to a counter that the server thread may update as well. */
 static inline void rt_stat_inc(uint64_t *counter)

@@ -26,6 +26,17 @@ extern reach_group_t group_world REACH_HIDDEN;
 
 /* Checks that g is a live group this process belongs to. */
 int group_check(const char *call, const reach_group_t *g) REACH_HIDDEN;
+/* Collective over parent: a new group of the n members listed (member
+ * numbers in parent); of the members that passed this one's color, ordered
+ * by key (a negative color joins none); or of every member. *out is NULL
+ * on a process left out. The sync layer's make hook (group_on_make) runs
+ * on the new group, and its error is returned. */
+int group_create(reach_group_t *parent, int n, const int *members, reach_group_t **out) REACH_HIDDEN;
+int group_split(reach_group_t *parent, int color, int key, reach_group_t **out) REACH_HIDDEN;
+int group_dup(reach_group_t *parent, reach_group_t **out) REACH_HIDDEN;
+/* Collective over g: runs the sync layer's freeing hook, then frees g (not
+ * the world group). */
+void group_free(reach_group_t *g) REACH_HIDDEN;
 /* Barrier of the members (no fence). */
 void group_barrier(reach_group_t *g) REACH_HIDDEN;
 #endif
