@@ -42,7 +42,6 @@ typedef struct peer {
 
 typedef struct runtime {
     int initialized;
-    int mpi_owned;          /* reach_init called MPI_Init */
     struct boot_comm *comm;         /* the job's ranks: a private duplicate (boot/boot.h) */
     struct boot_comm *node_comm;    /* ranks sharing this node */
     int rank, size;

@@ -6,6 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* boot_init initialized MPI, and boot_finalize finalizes it. */
+static int boot_mpi_owned;
+
 int boot_init(int *argc, char ***argv, boot_comm_t *comm)
 {
     int inited = 0, fin = 0;
@@ -18,7 +21,7 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
             return rt_error(REACH_ERR_NOT_INIT, "reach_init_comm", "MPI is not initialized");
         if (MPI_Init(argc, argv) != MPI_SUCCESS)
             return rt_error(REACH_ERR_SYSTEM, "reach_init", "MPI_Init failed");
-        rt.mpi_owned = 1;
+        boot_mpi_owned = 1;
     }
     MPI_Comm dup;
     MPI_Comm_dup(comm != NULL ? boot_comm_mpi(comm) : MPI_COMM_WORLD, &dup);
@@ -116,9 +119,9 @@ void boot_finalize(void)
     rt.node_peers = NULL;
     rt.peers = NULL;
     rt.node_first = rt.node_members = NULL;
-    if (rt.mpi_owned)
+    if (boot_mpi_owned)
         MPI_Finalize();
-    rt.mpi_owned = 0;
+    boot_mpi_owned = 0;
 }
 
 char *boot_allgatherv(const void *mine, size_t len, int **offsets)
