@@ -4,11 +4,10 @@
 #include "base/state.h"
 #include "base/trace.h"
 #include "base/wait.h"
-#include "boot/boot.h"
+#include "boot/boot_mpi.h"
 #include "core/group.h"
 #include "core/mem.h"
 #include "core/rma.h"
-#include "reach_mpi.h"
 #include "sync/counter.h"
 #include "sync/mutex_mcs.h"
 #include "sync/sync.h"
@@ -48,8 +47,8 @@ static void rt_exit_check(int status, void *arg)
 
 static int handlers_registered;
 
-/* Start-up on comm (MPI_COMM_NULL: the world, initializing MPI if needed). */
-static int rt_init(int *argc, char ***argv, MPI_Comm comm)
+/* Start-up on comm (NULL: the world, initializing MPI if needed). */
+static int rt_init(int *argc, char ***argv, boot_comm_t *comm)
 {
     if (rt.initialized)
         return REACH_SUCCESS;
@@ -61,9 +60,9 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
      * and by a rank whose own environment is invalid where rank 0's is not.
      * If it is invalid anywhere, start-up fails everywhere. */
     int mine[2] = {bad_env, rt.rank == 0 && bad_env}, any[2];
-    MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, rt.comm);
+    boot_allreduce(rt.comm, BOOT_INT_MAX, mine, any, 2);
     if (rt.rank == 0 || (bad_env && !any[1]))
-        reach_config_check();
+        config_check();
     if (any[0]) {
         boot_finalize();
         return REACH_ERR_ARG;
@@ -127,14 +126,17 @@ static int rt_init(int *argc, char ***argv, MPI_Comm comm)
 
 int reach_init(int *argc, char ***argv)
 {
-    return rt_init(argc, argv, MPI_COMM_NULL);
+    return rt_init(argc, argv, NULL);
 }
 
 int reach_init_comm(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_NULL)
+    boot_comm_t *c = boot_comm_wrap(comm);
+    if (c == NULL)
         return rt_error(REACH_ERR_ARG, "reach_init_comm", "the communicator is MPI_COMM_NULL");
-    return rt_init(NULL, NULL, comm);
+    int st = rt_init(NULL, NULL, c);
+    boot_comm_free(c);
+    return st;
 }
 
 int reach_initialized(void)

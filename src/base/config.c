@@ -190,13 +190,13 @@ int config_load(config_t *cfg)
     return config_read(cfg, 0);
 }
 
-int reach_config_check(void)
+int config_check(void)
 {
     config_t cfg;
     return config_read(&cfg, 1);
 }
 
-void reach_config_print(void)
+void config_print(void)
 {
     config_t cfg;
     memset(&cfg, 0, sizeof cfg);

@@ -35,8 +35,15 @@ typedef struct config {
 
 /* Reads every variable of the table into cfg (its default where it is
  * unset or malformed); REACH_ERR_ARG if a value is malformed. Prints
- * nothing: reach_config_check (reach.h) says what is wrong. */
+ * nothing: config_check says what is wrong. */
 int config_load(config_t *cfg);
+/* Reads the environment as config_load does, and prints on stderr a line
+ * for each REACH_ variable that is not reach's and each malformed value;
+ * REACH_ERR_ARG if there is one (reach_config_check). */
+int config_check(void);
+/* Prints on stdout a table of every variable: type, default, the value in
+ * force and its meaning (reach_config_print). */
+void config_print(void);
 
 /* Parses one value of the given type ("BOOL", "UINT", "SIZE", "SECONDS",
  * "STRING"); 0 on

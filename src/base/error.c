@@ -1,5 +1,5 @@
-/* Errors and the end of the job: one-line messages naming the call,
- * agreement of a collective call's ranks, and the fatal path. */
+/* Errors and the end of the job: one-line messages naming the call, and
+ * the fatal path. */
 #include "base/state.h"
 
 #include <errno.h>
@@ -18,20 +18,30 @@ _Thread_local int rt_on_server;
 /* Asked for the function of the layer above reach that the calling thread
  * is in (reach_set_caller_hook); messages name it instead of reach's call. */
 static const char *(*rt_caller_hook)(void);
+/* The job's launcher (rt_set_job): the world rank, and the job's end. */
+static int (*rt_world_rank)(void);
+static void (*rt_job_end)(int status);
+
+void rt_set_caller_hook(const char *(*caller)(void))
+{
+    rt_caller_hook = caller;
+}
+
+void rt_set_job(int (*world_rank)(void), void (*end_job)(int status))
+{
+    rt_world_rank = world_rank;
+    rt_job_end = end_job;
+}
 
 /* "reach: rank R: " with the rank only where it is known: reach's rank
- * from start-up to finalize, else MPI_COMM_WORLD's while MPI runs, else
- * none ("reach: "). */
+ * from start-up to finalize, else the world rank while the launcher's job
+ * runs, else none ("reach: "). */
 static const char *rt_prefix(char *buf, size_t len)
 {
-    int inited = 0, fin = 0, rank;
-    if (rt.peers != NULL) {
+    int rank;
+    if (rt.peers != NULL)
         snprintf(buf, len, "reach: rank %d: ", rt.rank);
-        return buf;
-    }
-    MPI_Initialized(&inited);
-    MPI_Finalized(&fin);
-    if (inited && !fin && MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS)
+    else if (rt_world_rank && (rank = rt_world_rank()) >= 0)
         snprintf(buf, len, "reach: world rank %d: ", rank);
     else
         snprintf(buf, len, "reach: ");
@@ -54,23 +64,6 @@ int rt_error(int status, const char *call, const char *fmt, ...)
     return status;
 }
 
-int rt_all_agree(MPI_Comm comm, int ok)
-{
-    int all = 0;
-    ok = ok != 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
-    return all;
-}
-
-int rt_all_same(MPI_Comm comm, int value, int *lo, int *hi)
-{
-    int mine[2] = {value, -value}, all[2];
-    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm);
-    *lo = -all[1];
-    *hi = all[0];
-    return *lo == *hi;
-}
-
 const char *rt_size_str(char *buf, size_t len, size_t bytes)
 {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
@@ -89,9 +82,10 @@ const char *rt_size_str(char *buf, size_t len, size_t bytes)
 
 volatile int rt_ending;
 
-/* Ends the job with MPI_Abort. The launcher kills every process as soon as
- * it hears of the abort, and may drop what it has not yet forwarded of their
- * output; a short pause after writing lets the message through. */
+/* Ends the job through the launcher (rt_set_job), which kills every
+ * process as soon as it hears of the end, and may drop what it has not yet
+ * forwarded of their output; a short pause after writing lets the message
+ * through. */
 _Noreturn void rt_end_job(int status)
 {
     rt_ending = 1;
@@ -99,14 +93,11 @@ _Noreturn void rt_end_job(int status)
     fflush(stderr);
     struct timespec pause = {0, 200 * 1000 * 1000};
     nanosleep(&pause, NULL);
-    int inited = 0, fin = 0;
-    MPI_Initialized(&inited);
-    MPI_Finalized(&fin);
     /* The launcher ends the process; should it not (a peer is gone and MPI
      * waits for it), SIGALRM does. */
     alarm(10);
-    if (inited && !fin)
-        MPI_Abort(MPI_COMM_WORLD, status);
+    if (rt_job_end)
+        rt_job_end(status);
     /* Not exit(): this may run inside an exit handler. */
     _exit(status);
 }
@@ -137,41 +128,11 @@ _Noreturn void rt_oom(const char *call, size_t bytes)
              rt_size_str(size, sizeof size, bytes));
 }
 
-int reach_report(int status, const char *call, const char *msg)
-{
-    return rt_error(status, call ? call : "?", "%s", msg ? msg : "");
-}
-
-void reach_set_caller_hook(const char *(*caller)(void))
-{
-    rt_caller_hook = caller;
-}
-
-void reach_abort(int code, const char *msg)
+_Noreturn void rt_abort(int code, const char *msg)
 {
     char prefix[48];
     fprintf(stderr, "%sabort (code %d): %s\n", rt_prefix(prefix, sizeof prefix), code,
             msg ? msg : "");
     /* A failure must never look like success: code 0 still exits non-zero. */
     rt_end_job(code != 0 ? code : 1);
-}
-
-const char *reach_strerror(int status)
-{
-    switch (status) {
-    case REACH_SUCCESS: return "success";
-    case REACH_ERR_NOT_INIT: return "reach is not initialized";
-    case REACH_ERR_ARG: return "invalid argument";
-    case REACH_ERR_RANK: return "rank out of range";
-    case REACH_ERR_RANGE: return "remote range outside every segment of the rank";
-    case REACH_ERR_ALIGN: return "misaligned address";
-    case REACH_ERR_NOMEM: return "out of shared memory";
-    case REACH_ERR_HANDLE: return "invalid request or mutex handle";
-    case REACH_ERR_MUTEX: return "invalid mutex use";
-    case REACH_ERR_TYPE: return "unknown type or operation";
-    case REACH_ERR_UNSUPPORTED: return "not supported in this configuration";
-    case REACH_ERR_SYSTEM: return "system call failed";
-    case REACH_ERR_EPOCH: return "no window epoch open, or one already open";
-    default: return "unknown status";
-    }
 }

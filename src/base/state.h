@@ -4,7 +4,6 @@
 #ifndef REACH_BASE_STATE_H
 #define REACH_BASE_STATE_H
 
-#include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -43,9 +42,8 @@ typedef struct peer {
 
 typedef struct runtime {
     int initialized;
-    int mpi_owned;          /* reach_init called MPI_Init */
-    MPI_Comm comm;          /* private duplicate of MPI_COMM_WORLD */
-    MPI_Comm node_comm;     /* ranks sharing this node */
+    struct boot_comm *comm;         /* the job's ranks: a private duplicate (boot/boot.h) */
+    struct boot_comm *node_comm;    /* ranks sharing this node */
     int rank, size;
     int node_rank, node_size, node, node_count;
     int *node_peers;        /* world ranks of this node, by node rank */
@@ -61,26 +59,31 @@ extern runtime_t rt REACH_HIDDEN;
 
 /* Prints "reach: rank R: CALL: message" on stderr unless REACH_QUIET, and
  * returns status, so a check reads: return rt_error(status, call, fmt...).
- * The rank is said only where it is known (reach's, else MPI_COMM_WORLD's
- * while MPI runs); CALL is the function of the layer above reach that the
+ * The rank is said only where it is known (reach's, else the world rank
+ * that rt_set_job's world_rank gives); CALL is the function of the layer above reach that the
  * thread is in (reach_set_caller_hook), if any. */
 int rt_error(int status, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 3, 4))) REACH_HIDDEN;
-/* Collective over comm: 1 on every rank if ok is non-zero on every rank, so
- * that a collective call fails everywhere or nowhere. */
-int rt_all_agree(MPI_Comm comm, int ok) REACH_HIDDEN;
-/* Collective over comm: 1 if every rank passed the same value; *lo and
- * *hi get the smallest and largest. */
-int rt_all_same(MPI_Comm comm, int value, int *lo, int *hi) REACH_HIDDEN;
+/* Sets the function whose result messages prefix the calling thread's with
+ * ("ARMCI_Put" rather than "reach_put"; NULL: none). */
+void rt_set_caller_hook(const char *(*caller)(void)) REACH_HIDDEN;
+/* What the job's launcher offers, registered by boot when the library is
+ * loaded: this process's rank in the whole job (-1 where there is none),
+ * for messages before reach is up, and the end of the whole job with a
+ * status (returning where there is no job to end). */
+void rt_set_job(int (*world_rank)(void), void (*end_job)(int status)) REACH_HIDDEN;
 
 /* Writes bytes as "1.5 GiB" into buf (at least 16 chars) and returns buf. */
 const char *rt_size_str(char *buf, size_t len, size_t bytes) REACH_HIDDEN;
-/* Ends the job: message on stderr, MPI_Abort with a non-zero code. In the
- * server thread (rt_on_server), which never calls MPI, the message and
+/* Ends the job: message on stderr, then the job's end (rt_set_job) with a
+ * non-zero code. In the server thread (rt_on_server), which never calls
+ * MPI, the message and
  * _exit(1): the launcher ends the job when a rank fails. */
 _Noreturn void rt_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2))) REACH_HIDDEN;
-/* Ends the job with status (MPI_Abort once the message is out). */
+/* Ends the job with status (the job's end once the message is out). */
 _Noreturn void rt_end_job(int status) REACH_HIDDEN;
+/* Says "abort (code C): msg" and ends the job with code (1 for 0). */
+_Noreturn void rt_abort(int code, const char *msg) REACH_HIDDEN;
 /* Ends the job because malloc of bytes failed in call: the one wording of
  * every out-of-memory end. */
 _Noreturn void rt_oom(const char *call, size_t bytes) REACH_HIDDEN;
@@ -115,6 +118,13 @@ static inline void rt_order_acquire(void)
 
 /* Prints this process's statistics on one line (REACH_STATS at finalize). */
 void stats_print(FILE *out) REACH_HIDDEN;
+/* Copies the statistics to out, or sets them all to zero; each counter is
+ * read and written atomically. */
+void stats_copy(reach_stats_t *out) REACH_HIDDEN;
+void stats_clear(void) REACH_HIDDEN;
+/* The name of an operation kind ("put") or a path ("shm"); "?" for none. */
+const char *stats_kind_name(int kind) REACH_HIDDEN;
+const char *stats_path_name(int path) REACH_HIDDEN;
 
 /* Adds one to a counter that the server thread may update as well. */
 static inline void rt_stat_inc(uint64_t *counter)

@@ -6,12 +6,12 @@ static const char *const kind_names[REACH_OP_KINDS] = {
     "put", "get", "acc", "atomic", "fence", "barrier", "lock", "unlock"};
 static const char *const path_names[REACH_PATHS] = {"self", "shm", "net"};
 
-const char *reach_op_kind_name(reach_op_kind_t kind)
+const char *stats_kind_name(int kind)
 {
     return (unsigned)kind < REACH_OP_KINDS ? kind_names[kind] : "?";
 }
 
-const char *reach_path_name(reach_path_t path)
+const char *stats_path_name(int path)
 {
     return (unsigned)path < REACH_PATHS ? path_names[path] : "?";
 }
@@ -22,26 +22,18 @@ const char *reach_path_name(reach_path_t path)
 _Static_assert(sizeof(reach_stats_t) % sizeof(uint64_t) == 0, "reach_stats_t holds only uint64_t");
 #define STATS_WORDS (sizeof(reach_stats_t) / sizeof(uint64_t))
 
-int reach_stats_get(reach_stats_t *out)
+void stats_copy(reach_stats_t *out)
 {
-    if (!rt.initialized)
-        return rt_error(REACH_ERR_NOT_INIT, "reach_stats_get", "reach is not initialized");
-    if (out == NULL)
-        return rt_error(REACH_ERR_ARG, "reach_stats_get", "out is NULL");
     uint64_t *from = (uint64_t *)(void *)&rt.stats, *to = (uint64_t *)(void *)out;
     for (size_t i = 0; i < STATS_WORDS; i++)
         to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
-    return REACH_SUCCESS;
 }
 
-int reach_stats_reset(void)
+void stats_clear(void)
 {
-    if (!rt.initialized)
-        return rt_error(REACH_ERR_NOT_INIT, "reach_stats_reset", "reach is not initialized");
     uint64_t *c = (uint64_t *)(void *)&rt.stats;
     for (size_t i = 0; i < STATS_WORDS; i++)
         __atomic_store_n(&c[i], 0, __ATOMIC_RELAXED);
-    return REACH_SUCCESS;
 }
 
 /* One line per rank, written at once, so that the lines of ranks that
@@ -49,7 +41,7 @@ int reach_stats_reset(void)
 void stats_print(FILE *out)
 {
     reach_stats_t st;
-    reach_stats_get(&st);
+    stats_copy(&st);
     char line[2048];
     size_t n = (size_t)snprintf(line, sizeof line, "reach stats rank %d:", rt.rank);
     for (int k = 0; k < REACH_OP_KINDS; k++)

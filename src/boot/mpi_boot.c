@@ -1,4 +1,4 @@
-#include "boot/boot.h"
+#include "boot/boot_mpi.h"
 
 #include "base/wait.h"
 
@@ -6,7 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int boot_init(int *argc, char ***argv, MPI_Comm comm)
+/* boot_init initialized MPI, and boot_finalize finalizes it. */
+static int boot_mpi_owned;
+
+int boot_init(int *argc, char ***argv, boot_comm_t *comm)
 {
     int inited = 0, fin = 0;
     MPI_Initialized(&inited);
@@ -14,39 +17,43 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
     if (fin)
         return rt_error(REACH_ERR_NOT_INIT, "reach_init", "MPI is already finalized");
     if (!inited) {
-        if (comm != MPI_COMM_NULL)
+        if (comm != NULL)
             return rt_error(REACH_ERR_NOT_INIT, "reach_init_comm", "MPI is not initialized");
         if (MPI_Init(argc, argv) != MPI_SUCCESS)
             return rt_error(REACH_ERR_SYSTEM, "reach_init", "MPI_Init failed");
-        rt.mpi_owned = 1;
+        boot_mpi_owned = 1;
     }
-    MPI_Comm_dup(comm != MPI_COMM_NULL ? comm : MPI_COMM_WORLD, &rt.comm);
-    MPI_Comm_rank(rt.comm, &rt.rank);
-    MPI_Comm_size(rt.comm, &rt.size);
+    MPI_Comm dup;
+    MPI_Comm_dup(comm != NULL ? boot_comm_mpi(comm) : MPI_COMM_WORLD, &dup);
+    rt.comm = boot_comm_own(dup);
+    rt.rank = boot_comm_rank(rt.comm);
+    rt.size = boot_comm_size(rt.comm);
     /* A node is the set of ranks sharing a machine; REACH_NODE_SIZE cuts a
      * machine's ranks (in rank order) into smaller nodes, so that one
      * machine can exercise the network transport. */
     MPI_Comm machine;
-    MPI_Comm_split_type(rt.comm, MPI_COMM_TYPE_SHARED, rt.rank, MPI_INFO_NULL, &machine);
+    MPI_Comm_split_type(dup, MPI_COMM_TYPE_SHARED, rt.rank, MPI_INFO_NULL, &machine);
     int machine_leader = rt.rank;
     MPI_Bcast(&machine_leader, 1, MPI_INT, 0, machine);
     if (rt.cfg.node_size > 0) {
         int mrank;
         MPI_Comm_rank(machine, &mrank);
-        MPI_Comm_split(machine, mrank / (int)rt.cfg.node_size, rt.rank, &rt.node_comm);
+        MPI_Comm node;
+        MPI_Comm_split(machine, mrank / (int)rt.cfg.node_size, rt.rank, &node);
         MPI_Comm_free(&machine);
+        rt.node_comm = boot_comm_own(node);
     } else {
-        rt.node_comm = machine;
+        rt.node_comm = boot_comm_own(machine);
     }
-    MPI_Comm_rank(rt.node_comm, &rt.node_rank);
-    MPI_Comm_size(rt.node_comm, &rt.node_size);
+    rt.node_rank = boot_comm_rank(rt.node_comm);
+    rt.node_size = boot_comm_size(rt.node_comm);
 
     rt.node_peers = malloc(sizeof(int) * (size_t)rt.node_size);
     rt.peers = calloc((size_t)rt.size, sizeof(peer_t));
     int *leader_of = malloc(sizeof(int) * (size_t)rt.size);
     if (!rt.node_peers || !rt.peers || !leader_of)
         rt_oom("reach_init", sizeof(int) * (size_t)rt.size);
-    MPI_Allgather(&rt.rank, 1, MPI_INT, rt.node_peers, 1, MPI_INT, rt.node_comm);
+    boot_allgather(rt.node_comm, &rt.rank, sizeof rt.rank, rt.node_peers);
 
     /* Each rank's process, for the liveness checks of long waits. */
     struct { unsigned long long pstart, pidns; int machine, pid; } me = {0, 0, machine_leader, (int)getpid()}, *all;
@@ -59,7 +66,7 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
         rt_oom("reach_init", sizeof *all * (size_t)rt.size);
     if (wait_proc_state(me.pid, &state, &me.pstart) != 0)
         rt_fatal("reach_init: cannot read /proc/self/stat (is /proc mounted?)");
-    MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, rt.comm);
+    boot_allgather(rt.comm, &me, sizeof me, all);
     for (int r = 0; r < rt.size; r++) {
         rt.peers[r].machine = all[r].machine;
         rt.peers[r].pid = all[r].pid;
@@ -70,7 +77,7 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
 
     /* Nodes are numbered in the order of their lowest world rank. */
     int leader = rt.node_peers[0];
-    MPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, rt.comm);
+    boot_allgather(rt.comm, &leader, sizeof leader, leader_of);
     rt.node_count = 0;
     for (int r = 0; r < rt.size; r++) {
         if (leader_of[r] == r)
@@ -102,8 +109,9 @@ int boot_init(int *argc, char ***argv, MPI_Comm comm)
 
 void boot_finalize(void)
 {
-    MPI_Comm_free(&rt.node_comm);
-    MPI_Comm_free(&rt.comm);
+    boot_comm_free(rt.node_comm);
+    boot_comm_free(rt.comm);
+    rt.node_comm = rt.comm = NULL;
     free(rt.node_peers);
     free(rt.peers);
     free(rt.node_first);
@@ -111,9 +119,9 @@ void boot_finalize(void)
     rt.node_peers = NULL;
     rt.peers = NULL;
     rt.node_first = rt.node_members = NULL;
-    if (rt.mpi_owned)
+    if (boot_mpi_owned)
         MPI_Finalize();
-    rt.mpi_owned = 0;
+    boot_mpi_owned = 0;
 }
 
 char *boot_allgatherv(const void *mine, size_t len, int **offsets)
@@ -122,14 +130,14 @@ char *boot_allgatherv(const void *mine, size_t len, int **offsets)
     int *lens = malloc(sizeof(int) * (size_t)rt.size), *offs = malloc(sizeof(int) * ((size_t)rt.size + 1));
     if (!lens || !offs)
         rt_oom("reach_init", sizeof(int) * (size_t)rt.size);
-    MPI_Allgather(&n, 1, MPI_INT, lens, 1, MPI_INT, rt.comm);
+    boot_allgather(rt.comm, &n, sizeof n, lens);
     offs[0] = 0;
     for (int r = 0; r < rt.size; r++)
         offs[r + 1] = offs[r] + lens[r];
     char *all = malloc((size_t)offs[rt.size] + 1);
     if (!all)
         rt_oom("reach_init", (size_t)offs[rt.size] + 1);
-    MPI_Allgatherv(mine, n, MPI_BYTE, all, lens, offs, MPI_BYTE, rt.comm);
+    MPI_Allgatherv(mine, n, MPI_BYTE, all, lens, offs, MPI_BYTE, boot_comm_mpi(rt.comm));
     free(lens);
     *offsets = offs;
     return all;
@@ -137,14 +145,14 @@ char *boot_allgatherv(const void *mine, size_t len, int **offsets)
 
 void boot_barrier(void)
 {
-    MPI_Barrier(rt.comm);
+    boot_comm_barrier(rt.comm);
 }
 
 void boot_barrier_progress(void (*progress)(void))
 {
     MPI_Request req;
     int done = 0;
-    MPI_Ibarrier(rt.comm, &req);
+    MPI_Ibarrier(boot_comm_mpi(rt.comm), &req);
     while (!done) {
         if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
             rt_fatal("reach_init: MPI_Test failed in a start-up barrier");

@@ -1,7 +1,5 @@
 #include "core/group.h"
-#include "reach_mpi.h"
 #include "base/handle.h"
-#include "core/mem.h"
 #include "transport/shm/shm.h"
 
 #include <stdlib.h>
@@ -21,22 +19,20 @@ void group_on_make(int (*made)(reach_group_t *), void (*freeing)(reach_group_t *
 }
 
 /* Fills g from its communicator: member ranks, node and masters splits. */
-static int group_build(reach_group_t *g, MPI_Comm comm)
+static int group_build(reach_group_t *g, boot_comm_t *comm)
 {
     memset(g, 0, sizeof *g);
     g->comm = comm;
-    MPI_Comm_rank(comm, &g->rank);
-    MPI_Comm_size(comm, &g->size);
+    g->rank = boot_comm_rank(comm);
+    g->size = boot_comm_size(comm);
     g->world = malloc(sizeof(int) * (size_t)g->size);
     if (!g->world)
         rt_oom("group", sizeof(int) * (size_t)g->size);
-    MPI_Allgather(&rt.rank, 1, MPI_INT, g->world, 1, MPI_INT, comm);
+    boot_allgather(comm, &rt.rank, sizeof rt.rank, g->world);
     /* Nodes as reach sees them, so that a split of the job into "nodes"
      * for testing shows here too. */
-    MPI_Comm_split(comm, rt.node, g->rank, &g->node_comm);
-    int node_rank;
-    MPI_Comm_rank(g->node_comm, &node_rank);
-    MPI_Comm_split(comm, node_rank == 0 ? 0 : MPI_UNDEFINED, g->rank, &g->masters_comm);
+    g->node_comm = boot_comm_split(comm, rt.node, g->rank);
+    g->masters_comm = boot_comm_split(comm, boot_comm_rank(g->node_comm) == 0 ? 0 : -1, g->rank);
     g->magic = GROUP_MAGIC;
     return REACH_SUCCESS;
 }
@@ -44,11 +40,11 @@ static int group_build(reach_group_t *g, MPI_Comm comm)
 static void group_release(reach_group_t *g)
 {
     g->magic = 0;
-    MPI_Comm_free(&g->node_comm);
-    if (g->masters_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&g->masters_comm);
+    boot_comm_free(g->node_comm);
+    boot_comm_free(g->masters_comm);
     if (g->comm != rt.comm)
-        MPI_Comm_free(&g->comm);
+        boot_comm_free(g->comm);
+    g->comm = g->node_comm = g->masters_comm = NULL;
     free(g->world);
     g->world = NULL;
 }
@@ -83,20 +79,15 @@ void group_barrier(reach_group_t *g)
     if (g == &group_world && rt.node_count == 1)
         shm_node_barrier();
     else
-        MPI_Barrier(g->comm);
+        boot_comm_barrier(g->comm);
     rt_order_acquire();
 }
 
-reach_group_t *reach_group_world(void)
-{
-    return rt.initialized ? &group_world : NULL;
-}
-
 /* Wraps a new communicator (or none) into *out. */
-static int group_adopt(MPI_Comm comm, reach_group_t **out)
+static int group_adopt(boot_comm_t *comm, reach_group_t **out)
 {
     *out = NULL;
-    if (comm == MPI_COMM_NULL)
+    if (comm == NULL)
         return REACH_SUCCESS;
     reach_group_t *g = handle_new(&group_pool, sizeof *g);
     if (!g)
@@ -112,126 +103,25 @@ static int group_adopt(MPI_Comm comm, reach_group_t **out)
     return REACH_SUCCESS;
 }
 
-int reach_group_create(reach_group_t *parent, int n, const int *members, reach_group_t **out)
+int group_create(reach_group_t *parent, int n, const int *members, reach_group_t **out)
 {
-    const char *call = "reach_group_create";
-    int st = group_check(call, parent);
-    if (st != REACH_SUCCESS)
-        return st;
-    if (out == NULL)
-        st = rt_error(REACH_ERR_ARG, call, "out is NULL");
-    else if (n < 0 || n > parent->size || (n > 0 && members == NULL))
-        st = rt_error(REACH_ERR_ARG, call, "%d members (of a parent of %d)", n, parent->size);
-    char *seen = calloc((size_t)parent->size, 1);
-    for (int i = 0; st == REACH_SUCCESS && i < n; i++) {
-        if (members[i] < 0 || members[i] >= parent->size)
-            st = rt_error(REACH_ERR_RANK, call, "member %d is out of range [0, %d)", members[i],
-                          parent->size);
-        else if (seen[members[i]]++)
-            st = rt_error(REACH_ERR_ARG, call, "member %d is listed twice", members[i]);
-    }
-    free(seen);
-    if (!rt_all_agree(parent->comm, st == REACH_SUCCESS))
-        return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
-    MPI_Group pg, ng;
-    MPI_Comm comm;
-    MPI_Comm_group(parent->comm, &pg);
-    MPI_Group_incl(pg, n, members, &ng);
-    MPI_Comm_create(parent->comm, ng, &comm);
-    MPI_Group_free(&ng);
-    MPI_Group_free(&pg);
-    return group_adopt(comm, out);
+    return group_adopt(boot_comm_create(parent->comm, n, members), out);
 }
 
-int reach_group_split(reach_group_t *parent, int color, int key, reach_group_t **out)
+int group_split(reach_group_t *parent, int color, int key, reach_group_t **out)
 {
-    const char *call = "reach_group_split";
-    int st = group_check(call, parent);
-    if (st == REACH_SUCCESS && out == NULL)
-        st = rt_error(REACH_ERR_ARG, call, "out is NULL");
-    if (st == REACH_SUCCESS && !rt_all_agree(parent->comm, 1))
-        st = REACH_ERR_ARG;
-    if (st != REACH_SUCCESS)
-        return st;
-    MPI_Comm comm;
-    MPI_Comm_split(parent->comm, color < 0 ? MPI_UNDEFINED : color, key, &comm);
-    return group_adopt(comm, out);
+    return group_adopt(boot_comm_split(parent->comm, color, key), out);
 }
 
-int reach_group_dup(reach_group_t *parent, reach_group_t **out)
+int group_dup(reach_group_t *parent, reach_group_t **out)
 {
-    const char *call = "reach_group_dup";
-    int st = group_check(call, parent);
-    if (st == REACH_SUCCESS && out == NULL)
-        st = rt_error(REACH_ERR_ARG, call, "out is NULL");
-    if (st != REACH_SUCCESS)
-        return st;
-    MPI_Comm comm;
-    MPI_Comm_dup(parent->comm, &comm);
-    return group_adopt(comm, out);
+    return group_adopt(boot_comm_dup(parent->comm), out);
 }
 
-int reach_group_free(reach_group_t *g)
+void group_free(reach_group_t *g)
 {
-    const char *call = "reach_group_free";
-    int st = group_check(call, g);
-    if (st == REACH_SUCCESS && g == &group_world)
-        st = rt_error(REACH_ERR_ARG, call, "the world group cannot be freed");
-    if (st != REACH_SUCCESS)
-        return st;
     if (group_freeing)
         group_freeing(g);
     group_release(g);
     handle_retire(&group_pool, g);
-    return REACH_SUCCESS;
-}
-
-int reach_group_rank(const reach_group_t *g)
-{
-    return group_check("reach_group_rank", g) == REACH_SUCCESS ? g->rank : -1;
-}
-
-int reach_group_size(const reach_group_t *g)
-{
-    return group_check("reach_group_size", g) == REACH_SUCCESS ? g->size : -1;
-}
-
-int reach_group_world_rank(const reach_group_t *g, int rank)
-{
-    if (group_check("reach_group_world_rank", g) != REACH_SUCCESS)
-        return -1;
-    if (rank < 0 || rank >= g->size) {
-        rt_error(REACH_ERR_RANK, "reach_group_world_rank", "rank %d is out of range [0, %d)", rank,
-                 g->size);
-        return -1;
-    }
-    return g->world[rank];
-}
-
-int reach_malloc_group(reach_group_t *g, size_t bytes, void *bases[])
-{
-    int st = group_check("reach_malloc_group", g);
-    return st != REACH_SUCCESS ? st : mem_alloc_collective("reach_malloc_group", g, bytes, bases, 1);
-}
-
-int reach_free_group(reach_group_t *g, void *base)
-{
-    int st = group_check("reach_free_group", g);
-    return st != REACH_SUCCESS ? st : mem_free_collective("reach_free_group", g, base, 1);
-}
-
-MPI_Comm reach_group_comm(const reach_group_t *g)
-{
-    return group_check("reach_group_comm", g) == REACH_SUCCESS ? g->comm : MPI_COMM_NULL;
-}
-
-MPI_Comm reach_group_node_comm(const reach_group_t *g)
-{
-    return group_check("reach_group_node_comm", g) == REACH_SUCCESS ? g->node_comm : MPI_COMM_NULL;
-}
-
-MPI_Comm reach_group_masters_comm(const reach_group_t *g)
-{
-    return group_check("reach_group_masters_comm", g) == REACH_SUCCESS ? g->masters_comm
-                                                                       : MPI_COMM_NULL;
 }

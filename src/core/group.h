@@ -2,12 +2,13 @@
 #ifndef REACH_CORE_GROUP_H
 #define REACH_CORE_GROUP_H
 #include "base/state.h"
+#include "boot/boot.h"
 
 struct reach_group {
     uint32_t magic;
-    MPI_Comm comm;          /* the members */
-    MPI_Comm node_comm;     /* the members on this node */
-    MPI_Comm masters_comm;  /* the first member on each node; NULL elsewhere */
+    boot_comm_t *comm;          /* the members */
+    boot_comm_t *node_comm;     /* the members on this node */
+    boot_comm_t *masters_comm;  /* the first member on each node; NULL elsewhere */
     int rank, size;
     int *world;             /* member number -> job-wide rank */
     struct group_coll *coll;   /* its collectives (sync/coll.c) */
@@ -25,6 +26,17 @@ extern reach_group_t group_world REACH_HIDDEN;
 
 /* Checks that g is a live group this process belongs to. */
 int group_check(const char *call, const reach_group_t *g) REACH_HIDDEN;
+/* Collective over parent: a new group of the n members listed (member
+ * numbers in parent); of the members that passed this one's color, ordered
+ * by key (a negative color joins none); or of every member. *out is NULL
+ * on a process left out. The sync layer's make hook (group_on_make) runs
+ * on the new group, and its error is returned. */
+int group_create(reach_group_t *parent, int n, const int *members, reach_group_t **out) REACH_HIDDEN;
+int group_split(reach_group_t *parent, int color, int key, reach_group_t **out) REACH_HIDDEN;
+int group_dup(reach_group_t *parent, reach_group_t **out) REACH_HIDDEN;
+/* Collective over g: runs the sync layer's freeing hook, then frees g (not
+ * the world group). */
+void group_free(reach_group_t *g) REACH_HIDDEN;
 /* Barrier of the members (no fence). */
 void group_barrier(reach_group_t *g) REACH_HIDDEN;
 #endif

@@ -32,7 +32,7 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
     /* The node's members allocate at once: check their sum against what
      * the node has, so that the answer is the same everywhere. */
     unsigned long long node_total = 0, mine_ull = bytes;
-    MPI_Allreduce(&mine_ull, &node_total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, g->node_comm);
+    boot_allreduce(g->node_comm, BOOT_ULL_SUM, &mine_ull, &node_total, 1);
     shm_cache_flush();   /* every member's: what the node has is then free */
     size_t avail = shm_available();
     if (bytes > PTRDIFF_MAX)
@@ -41,8 +41,7 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
         st = rt_error(REACH_ERR_ARG, call, "the array of base addresses is NULL");
     else if (node_total > avail) {
         char a[32], h[32], v[32];
-        int here;
-        MPI_Comm_size(g->node_comm, &here);
+        int here = boot_comm_size(g->node_comm);
         st = rt_error(REACH_ERR_NOMEM, call,
                       "shared memory is short: the %d processes of this node asked %s (%s here), "
                       "%s are available",
@@ -57,7 +56,7 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
      * highest next id of any member, so that ids match across the group
      * although members take part in different groups' allocations. */
     long long in[2] = {st != REACH_SUCCESS, rt.alloc_seq}, out[2];
-    MPI_Allreduce(in, out, 2, MPI_LONG_LONG, MPI_MAX, g->comm);
+    boot_allreduce(g->comm, BOOT_LL_MAX, in, out, 2);
     if (out[0]) {
         if (mine)
             shm_free(mine, SHM_BLOCK_COLLECTIVE);
@@ -69,7 +68,7 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
     if (!a || !all)
         rt_oom(call, sizeof(uintptr_t) * 2 * (size_t)g->size);
     uintptr_t pair[2] = {(uintptr_t)mine, (uintptr_t)bytes};
-    MPI_Allgather(pair, 2 * sizeof(uintptr_t), MPI_BYTE, all, 2 * sizeof(uintptr_t), MPI_BYTE, g->comm);
+    boot_allgather(g->comm, pair, sizeof pair, all);
     a->members = g->size;
     a->world = malloc(sizeof(int) * (size_t)g->size);
     a->bases = malloc(sizeof(uintptr_t) * (size_t)g->size);
@@ -126,7 +125,7 @@ int mem_free_collective(const char *call, reach_group_t *g, void *base, int user
         st = rt_error(REACH_ERR_ARG, call, "%p is not the base of a live collective allocation", base);
     long long in[2] = {found ? found->id : -1, found ? -found->id : LLONG_MIN};
     long long out[2];
-    MPI_Allreduce(in, out, 2, MPI_LONG_LONG, MPI_MAX, g->comm);
+    boot_allreduce(g->comm, BOOT_LL_MAX, in, out, 2);
     long long id_max = out[0];
     if (st == REACH_SUCCESS && id_max >= 0 && -out[1] != id_max)
         st = rt_error(REACH_ERR_ARG, call, "ranks passed blocks of different allocations");

@@ -75,7 +75,7 @@ int mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **out)
     set->raddr = calloc((size_t)rt.size, sizeof(uintptr_t));
     if (!set->count || !set->first || !set->raddr)
         rt_oom(call, sizeof(int) * (size_t)rt.size);
-    MPI_Allgather(&count, 1, MPI_INT, counts, 1, MPI_INT, g->comm);
+    boot_allgather(g->comm, &count, sizeof count, counts);
     for (int i = 0; i < g->size; i++) {
         int r = g->world[i];
         set->count[r] = counts[i];

@@ -139,8 +139,8 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     }
     free(words);
     uintptr_t mine = (uintptr_t)base;
-    MPI_Allgather(&mine, sizeof mine, MPI_BYTE, w->base, sizeof mine, MPI_BYTE, rt.comm);
-    MPI_Allgather(&bytes, sizeof bytes, MPI_BYTE, w->size, sizeof bytes, MPI_BYTE, rt.comm);
+    boot_allgather(rt.comm, &mine, sizeof mine, w->base);
+    boot_allgather(rt.comm, &bytes, sizeof bytes, w->size);
     w->allocated = allocated;
     w->deferred = rt.cfg.win_sync == WINSYNC_DEFERRED;
     w->mine = allocated ? base : NULL;

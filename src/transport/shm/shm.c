@@ -1,5 +1,6 @@
 #include "transport/shm/shm.h"
 #include "base/heap.h"
+#include "boot/boot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -139,7 +140,7 @@ int shm_init(void)
     int64_t *all = malloc(sizeof(int64_t) * 4 * (size_t)rt.node_size);
     if (!all)
         rt_oom("reach_init", sizeof(int64_t) * 4 * (size_t)rt.node_size);
-    MPI_Allgather(mine, 4, MPI_INT64_T, all, 4, MPI_INT64_T, rt.node_comm);
+    boot_allgather(rt.node_comm, mine, sizeof mine, all);
     for (int i = 0; i < rt.node_size; i++)
         if (all[4 * i] != REACH_SUCCESS && st == REACH_SUCCESS)
             st = REACH_ERR_SYSTEM;
