@@ -13,10 +13,11 @@
 #     which serve each other while they wait).
 #  3. Public entry points (reach_*) are defined only in api/ and init.c.
 #  4. MPI is behind boot/: only boot/ and the ARMCI layer include <mpi.h>
-#     or call MPI (src/api and init.c may name MPI's types through the
-#     public header reach_mpi.h).
-#  5. No file of src/, bench/, tools/ or include/ is longer than 600 lines.
-#  6. Where a rank is reached (its mapping, or the network) is decided in
+#     or call MPI (init.c and api/groups.c, whose public calls take or
+#     give an MPI_Comm, name MPI's types through boot/boot_mpi.h).
+#  5. Files of two folders do not share a name.
+#  6. No file of src/, bench/, tools/ or include/ is longer than 600 lines.
+#  7. Where a rank is reached (its mapping, or the network) is decided in
 #     core/rma.h alone: nothing else reads a peer's mapping (.map), and
 #     nothing below the ARMCI layer (which may ask the public API) asks
 #     reach_same_node.
@@ -78,6 +79,15 @@ for file in $(cd src && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
     done
 done
 
+# Files of two folders do not share a name (a name is one module).
+find src -name '*.[ch]' | sed 's|\.[ch]$||' | sort -u | sed 's|.*/||' | sort | uniq -d |
+    while IFS= read -r name; do
+        echo "layers: $(find src -name "$name.[ch]" | sort | tr '\n' ' ')share the name $name"
+    done | grep . && status=1
+
+grep -rln 'boot/boot_mpi\.h' src | grep -v '^src/boot/' | grep -v '^src/init\.c$' | grep -v '^src/api/groups\.c$' |
+    while IFS= read -r f; do echo "layers: $f includes boot/boot_mpi.h: only init.c and api/groups.c name MPI's types"; done |
+    grep . && status=1
 grep -rln '#[[:space:]]*include[[:space:]]*<mpi\.h>' src | grep -v '^src/boot/' | grep -v '^src/armci/' |
     while IFS= read -r f; do echo "layers: $f includes <mpi.h>: MPI is behind boot/"; done | grep . && status=1
 

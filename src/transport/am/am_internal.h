@@ -176,7 +176,7 @@ void *am_server_main(void *arg) REACH_HIDDEN;
 /* The application thread serves what has arrived, if the server thread
  * is not serving; the number of events handled. */
 unsigned am_serve_try(void) REACH_HIDDEN;
-/* trace.c: the network table net with every message recorded. */
+/* am_trace.c: the network table net with every message recorded. */
 const net_backend_t *am_trace_net(const net_backend_t *net) REACH_HIDDEN;
 /* Whether handler id's requests without answer are counted writes. */
 int am_counted(int id) REACH_HIDDEN;
