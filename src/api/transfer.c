@@ -109,7 +109,8 @@ static int req_valid(const char *call, reach_request_t *req)
 {
     int st = req_check(call, req);
     if (st == REACH_SUCCESS && req->magic != 0 &&
-        (req->magic != REQ_MAGIC || (req->state >= REQ_FLIGHT && req->state - REQ_FLIGHT >= (uint32_t)rt.size)))
+        (req->magic != REQUEST_MAGIC ||
+         (req->state >= REQUEST_FLIGHT && req->state - REQUEST_FLIGHT >= (uint32_t)rt.size)))
         st = rt_error(REACH_ERR_HANDLE, call, "request %p was never issued by reach", (void *)req);
     return st;
 }
@@ -117,7 +118,7 @@ static int req_valid(const char *call, reach_request_t *req)
 /* The rank of a request in flight, -1 if it is complete. */
 static int req_rank(const reach_request_t *req)
 {
-    return req->magic == REQ_MAGIC && req->state >= REQ_FLIGHT ? (int)(req->state - REQ_FLIGHT) : -1;
+    return req->magic == REQUEST_MAGIC && req->state >= REQUEST_FLIGHT ? (int)(req->state - REQUEST_FLIGHT) : -1;
 }
 
 int reach_wait(reach_request_t *req)

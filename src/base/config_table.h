@@ -74,7 +74,7 @@
       "the network backend between nodes: ucx, ofi (libfabric), auto (ucx where this build has it, else ofi)") \
     X(ofi_provider, "REACH_OFI_PROVIDER", STRING, "",                                \
       "the libfabric provider the ofi backend asks fi_getinfo for (such as tcp, cxi, efa; empty: libfabric's first that serves)") \
-    X(node_size, "REACH_NODE_SIZE", UINT, "0",                                       \
+    X(node_split, "REACH_NODE_SIZE", UINT, "0",                                       \
       "split each machine into nodes of this many ranks (1: all traffic between ranks goes through the network transport; 0: one node per machine)") \
     X(peer_timeout, "REACH_PEER_TIMEOUT", SECONDS, "2",                              \
       "seconds a waiting process allows a rank that ended without reach_finalize or cannot be reached (found in /proc on this machine, or by the network's watch: its pings every quarter of this, unanswered for this long) before it ends the job naming that rank (0: never check)") \

@@ -7,8 +7,8 @@
 #include <string.h>
 #include "base/state.h"
 
-#define REQ_MAGIC 0x52435251u   /* "RCRQ" */
-enum { REQ_DONE = 1, REQ_FLIGHT = 2 };   /* in flight: REQ_FLIGHT + rank */
+#define REQUEST_MAGIC 0x52435251u   /* "RCRQ" */
+enum { REQUEST_DONE = 1, REQUEST_FLIGHT = 2 };   /* in flight: REQUEST_FLIGHT + rank */
 
 /* Checks the request pointer of a non-blocking call. */
 static inline int req_check(const char *call, reach_request_t *req)
@@ -26,8 +26,8 @@ static inline int req_check(const char *call, reach_request_t *req)
 static inline int req_issue_to(reach_request_t *req, int st, int rank, uint64_t ticket)
 {
     if (st == REACH_SUCCESS) {
-        req->magic = REQ_MAGIC;
-        req->state = ticket ? REQ_FLIGHT + (uint32_t)rank : REQ_DONE;
+        req->magic = REQUEST_MAGIC;
+        req->state = ticket ? REQUEST_FLIGHT + (uint32_t)rank : REQUEST_DONE;
         req->seq = ticket;
     }
     return st;

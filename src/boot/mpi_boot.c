@@ -35,11 +35,11 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
     MPI_Comm_split_type(dup, MPI_COMM_TYPE_SHARED, rt.rank, MPI_INFO_NULL, &machine);
     int machine_leader = rt.rank;
     MPI_Bcast(&machine_leader, 1, MPI_INT, 0, machine);
-    if (rt.cfg.node_size > 0) {
+    if (rt.cfg.node_split > 0) {
         int mrank;
         MPI_Comm_rank(machine, &mrank);
         MPI_Comm node;
-        MPI_Comm_split(machine, mrank / (int)rt.cfg.node_size, rt.rank, &node);
+        MPI_Comm_split(machine, mrank / (int)rt.cfg.node_split, rt.rank, &node);
         MPI_Comm_free(&machine);
         rt.node_comm = boot_comm_own(node);
     } else {
