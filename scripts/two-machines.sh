@@ -145,7 +145,10 @@ hub=$TM_PREFIX-h
 relay_pid="" job_pid="" fault_pid=""
 cleanup() {
     trap - EXIT INT TERM
-    [ -n "$fault_pid" ] && pkill -P "$fault_pid" 2>/dev/null && kill "$fault_pid" 2>/dev/null
+    if [ -n "$fault_pid" ]; then   # the link-down timer, and its sleep if it is in one
+        kill "$fault_pid" 2>/dev/null
+        pkill -P "$fault_pid" 2>/dev/null
+    fi
     [ -n "$job_pid" ] && kill -9 -- -"$job_pid" 2>/dev/null
     for i in $(seq "$machines") h; do
         pids=$(ip netns pids "$TM_PREFIX-$i" 2>/dev/null)
