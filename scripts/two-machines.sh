@@ -145,9 +145,9 @@ hub=$TM_PREFIX-h
 relay_pid="" job_pid="" fault_pid=""
 cleanup() {
     trap - EXIT INT TERM
-    if [ -n "$fault_pid" ]; then   # the link-down timer, and its sleep if it is in one
-        kill "$fault_pid" 2>/dev/null
+    if [ -n "$fault_pid" ]; then   # the link-down timer's sleep, if it is in one, and the timer
         pkill -P "$fault_pid" 2>/dev/null
+        kill "$fault_pid" 2>/dev/null
     fi
     [ -n "$job_pid" ] && kill -9 -- -"$job_pid" 2>/dev/null
     for i in $(seq "$machines") h; do
