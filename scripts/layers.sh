@@ -21,10 +21,17 @@
 #     core/rma.h alone: nothing else reads a peer's mapping (.map), and
 #     nothing below the ARMCI layer (which may ask the public API) asks
 #     reach_same_node.
-# Usage: scripts/layers.sh [BUILD-FOLDER]   (default build; the call rules
-# read its objects). Prints every breach and exits 1 if there is one.
+#  8. docs/architecture.md's figure of the calls between folders is the
+#     one the objects give (scripts/layers.sh --figure prints it).
+# Usage: scripts/layers.sh [--figure] [BUILD-FOLDER]   (default build; the
+# call rules read its objects). Prints every breach and exits 1 if there
+# is one.
 cd "$(dirname "$0")/.." || exit 2
+figure=0
+[ "$1" = --figure ] && figure=1 && shift
 objs=${1:-build}/CMakeFiles/reach_objs.dir/src
+tmp=$(mktemp) || exit 2
+trap 'rm -f "$tmp" "$tmp.figure" "$tmp.doc"' EXIT
 status=0
 breach() {
     echo "layers: $*"
@@ -133,13 +140,29 @@ else
             if (!may(room(u[1]), room(d)))
                 printf "layers: src/%s calls %s (src/%s): %s may not call into %s\n", u[1], u[2], d, room(u[1]), room(d)
             calls[u[1] " " d] = u[2]
+            if (room(u[1]) != room(d)) printf "F %s %s\n", room(u[1]), room(d)
         }
         for (k in calls) {
             split(k, e, " ")
             if (e[1] < e[2] && ((e[2] " " e[1]) in calls) && !(room(e[1]) == "transport/am" && room(e[2]) == "transport/am"))
                 printf "layers: src/%s and src/%s call each other (%s, %s)\n", e[1], e[2], calls[k], calls[e[2] " " e[1]]
         }
-    }' | sort | grep . && status=1
+    }' >"$tmp"
+    grep -v '^F ' "$tmp" | sort | grep . && status=1
+    # The rooms and the calls between them, top to bottom: the figure in
+    # docs/architecture.md, which must be this one.
+    order="init api sync core transport/am transport/shm transport/ucx transport/ofi boot base"
+    for from in $order; do
+        to=$(for r in $order; do grep -qx "F $from $r" "$tmp" && printf ' %s' "$r"; done)
+        printf '%-14s->%s\n' "$from" "${to:- (nothing)}"
+    done >"$tmp.figure"
+    if [ "$figure" = 1 ]; then
+        cat "$tmp.figure"
+        exit 0
+    fi
+    sed -n '/^<!-- calls: scripts\/layers.sh --figure -->$/,/^```$/p' docs/architecture.md | sed '1,2d;$d' >"$tmp.doc"
+    cmp -s "$tmp.figure" "$tmp.doc" ||
+        breach "docs/architecture.md's figure of calls is not the code's: put scripts/layers.sh --figure's in it"
 fi
 
 for file in $(find src bench tools include -type f \( -name '*.[ch]' -o -name '*.py' -o -name '*.sh' \) | sort); do
