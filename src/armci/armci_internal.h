@@ -86,4 +86,24 @@ int armci_acc_type(int optype) __attribute__((visibility("hidden")));
 /* Records in a non-blocking call's handle (if any) that an operation went
  * to proc, if st (the call's status) is success; returns st. */
 int armci_mark(armci_hdl_t *h, int st, int proc) __attribute__((visibility("hidden")));
+
+/* Shared by the files of the message layer (message.c, armci_msg_reduce.c). */
+/* Ends the job with "CALL: " and what fmt says. */
+_Noreturn void armci_msg_die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), visibility("hidden")));
+/* The group of a call: the given one, else the default group. */
+reach_group_t *armci_msg_group(ARMCI_Group *group) __attribute__((visibility("hidden")));
+/* The communicator of a scope; MPI_COMM_NULL if this process is outside it
+ * (a non-master for SCOPE_MASTERS). Without reach started, only SCOPE_ALL
+ * of the world exists. */
+MPI_Comm armci_msg_comm(int scope, ARMCI_Group *group) __attribute__((visibility("hidden")));
+static inline reach_scope_t armci_msg_scope(int scope)
+{
+    switch (scope) {
+    case SCOPE_ALL: return REACH_SCOPE_ALL;
+    case SCOPE_NODE: return REACH_SCOPE_NODE;
+    case SCOPE_MASTERS: return REACH_SCOPE_MASTERS;
+    default: armci_msg_die("unknown scope (SCOPE_ALL, SCOPE_NODE or SCOPE_MASTERS)");
+    }
+}
 #endif
