@@ -1,4 +1,4 @@
-/* Windows and their epochs: the public calls, each done by sync/ (sync/window.c). */
+/* Windows and their epochs: the public calls, each done by sync/ (sync/window.c, window_epoch.c, window_ops.c). */
 #include "sync/calls.h"
 
 int reach_set_win_sync(const char *mode)

@@ -11,7 +11,7 @@ struct reach_group {
     boot_comm_t *masters_comm;  /* the first member on each node; NULL elsewhere */
     int rank, size;
     int *world;             /* member number -> job-wide rank */
-    struct group_coll *coll;   /* its collectives (sync/coll.c) */
+    struct group_coll *coll;   /* its collectives (sync/coll_setup.c) */
 };
 
 /* What the sync layer does when a group is made (collective over it; an

@@ -41,6 +41,7 @@ int win_set_sync(const char *mode) REACH_HIDDEN;
 int win_create(void *base, size_t bytes, reach_win_t **win) REACH_HIDDEN;
 int win_allocate(size_t bytes, void *bases[], reach_win_t **win) REACH_HIDDEN;
 int win_free(reach_win_t *w) REACH_HIDDEN;
+/* window_epoch.c */
 int win_lock(reach_win_t *w, int mode, int rank) REACH_HIDDEN;
 int win_unlock(reach_win_t *w, int rank) REACH_HIDDEN;
 int win_lock_all(reach_win_t *w) REACH_HIDDEN;
@@ -48,6 +49,7 @@ int win_unlock_all(reach_win_t *w) REACH_HIDDEN;
 int win_flush(reach_win_t *w, int rank) REACH_HIDDEN;
 int win_flush_all(reach_win_t *w) REACH_HIDDEN;
 int win_flush_local(reach_win_t *w, int rank) REACH_HIDDEN;
+/* window_ops.c */
 int win_put(reach_win_t *w, const void *src, size_t disp, size_t bytes, int rank) REACH_HIDDEN;
 int win_get(reach_win_t *w, void *dst, size_t disp, size_t bytes, int rank) REACH_HIDDEN;
 int win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp, size_t bytes, int rank) REACH_HIDDEN;

@@ -1,5 +1,7 @@
 /* Windows: the lock word (window_lock.h), the deferred epochs
- * (window_deferred.c) and the window calls (window.c). */
+ * (window_deferred.c) and the window calls: creation and release
+ * (window.c), epochs (window_epoch.c) and the operations in an epoch
+ * (window_ops.c). */
 #ifndef REACH_SYNC_WINDOW_H
 #define REACH_SYNC_WINDOW_H
 
@@ -56,6 +58,30 @@ typedef struct win_queue {
     size_t capbytes;
     int acquired;        /* a flush already took the lock */
 } win_queue_t;
+
+/* A window: by rank, where its memory and its lock word are, and the
+ * epochs this process has open on it. */
+struct reach_win {
+    uint32_t magic;
+    int allocated;       /* reach_win_allocate made the memory */
+    void *mine;          /* this rank's block (allocated) */
+    void *word_block;    /* this rank's lock word */
+    uintptr_t *base;     /* by rank: window base, in its address space */
+    size_t *size;        /* by rank: window bytes */
+    uintptr_t *word;     /* by rank: lock word, in its address space */
+    signed char *held;   /* by rank: 0, REACH_LOCK_SHARED or REACH_LOCK_EXCLUSIVE */
+    uint32_t *removals;  /* by rank: its segment table's removals when its range was last checked */
+    int open;            /* epochs open */
+    int all;             /* the epochs are a lock_all */
+    int deferred;        /* REACH_WIN_SYNC=deferred at creation */
+    win_queue_t *queue;  /* by rank (deferred) */
+    reach_win_t *next_live;
+};
+
+/* window.c: whether w is a live window (reach is initialized); and that,
+ * and rank's epoch is open (want_open) or not. */
+int win_check(const char *call, reach_win_t *w) REACH_HIDDEN;
+int win_check_epoch(const char *call, reach_win_t *w, int rank, int want_open) REACH_HIDDEN;
 
 /* Registers the server's handler of deferred epochs from other nodes. */
 void window_register(void) REACH_HIDDEN;
