@@ -24,12 +24,12 @@
  * On one node there is no network and a write is complete when its stores
  * are visible: every variant is a memory fence and the node barrier. */
 #include "base/arena.h"
-#include "sync/calls.h"
 #include "base/wait.h"
 #include "core/group.h"
 #include "core/mem.h"
 #include "core/rma.h"
 #include "core/service.h"
+#include "sync/calls.h"
 #include "sync/counter.h"
 #include "sync/sync.h"
 

@@ -3,12 +3,12 @@
  * their scope's collective (coll_setup.c) and run its algorithm
  * (coll_algo.c). */
 #include "sync/coll.h"
-#include "sync/calls.h"
 #include "core/group.h"
 #include "core/rma.h"
 #include "base/acc.h"
 #include "base/reduce.h"
 #include "base/wait.h"
+#include "sync/calls.h"
 #include "sync/sync.h"
 
 #include <stdlib.h>

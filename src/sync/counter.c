@@ -1,13 +1,13 @@
 /* Notifying counters: the home side (run by whoever changes a counter) and
  * the public calls. See counter.h. */
 #include "sync/counter.h"
-#include "sync/calls.h"
 #include "base/handle.h"
 #include "base/wait.h"
 #include "core/group.h"
 #include "core/mem.h"
 #include "core/rma.h"
 #include "core/service.h"
+#include "sync/calls.h"
 #include "sync/sync.h"
 
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Completion: fences to one rank, to all, to a group's members, and the
  * public barriers (the barrier algorithms are in barrier.c). */
 #include "core/group.h"
-#include "sync/calls.h"
 #include "core/rma.h"
+#include "sync/calls.h"
 #include "sync/sync.h"
 
 int fence_rank(int rank)

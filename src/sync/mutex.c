@@ -5,12 +5,12 @@
  * ticket  Zhang04's ticket lock over two counters (mutex_ticket.h).
  * hybrid  Buntinas03's baseline, ARMCI's original lock (mutex_ticket.h). */
 #include "sync/mutex_mcs.h"
-#include "sync/calls.h"
 #include "sync/mutex_ticket.h"
 #include "base/arena.h"
 #include "base/handle.h"
 #include "core/mem.h"
 #include "core/rma.h"
+#include "sync/calls.h"
 #include "sync/sync.h"
 
 #include <stdlib.h>

@@ -2,10 +2,10 @@
  * notifications it sent there; the receiver waits for its n-th. Each
  * counter is a waitword in the receiver's arena, so the waiter sleeps. */
 #include "base/wait.h"
-#include "sync/calls.h"
 #include "core/group.h"
 #include "core/mem.h"
 #include "core/rma.h"
+#include "sync/calls.h"
 #include "sync/sync.h"
 
 #include <stdlib.h>

@@ -19,11 +19,11 @@
  * of an epoch that the calls share; the epochs are opened, flushed and
  * closed in window_epoch.c, and the operations in an epoch are issued in
  * window_ops.c, through core/rma.h. */
-#include "sync/calls.h"
 #include "base/arena.h"
 #include "base/handle.h"
 #include "core/group.h"
 #include "core/mem.h"
+#include "sync/calls.h"
 #include "sync/window.h"
 
 #include <stdlib.h>

@@ -3,9 +3,9 @@
  * and releasing its lock word at once (direct) or queueing the epoch for
  * unlock (deferred, window_deferred.c); the flushes complete what an
  * epoch issued so far. */
-#include "sync/calls.h"
 #include "base/wait.h"
 #include "core/rma.h"
+#include "sync/calls.h"
 #include "sync/window.h"
 
 /* Opens an epoch on rank: takes the lock (deferred: starts the queue). */

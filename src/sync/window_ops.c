@@ -4,9 +4,9 @@
  * through core/rma.h (direct) or queued for the epoch's message
  * (deferred, window_deferred.c). */
 #include "base/acc.h"
-#include "sync/calls.h"
 #include "base/strided.h"
 #include "core/rma.h"
+#include "sync/calls.h"
 #include "sync/window.h"
 
 #include <string.h>
