@@ -160,7 +160,10 @@ else
         cat "$tmp.figure"
         exit 0
     fi
-    sed -n '/^<!-- calls: scripts\/layers.sh --figure -->$/,/^```$/p' docs/architecture.md | sed '1,2d;$d' >"$tmp.doc"
+    awk '/^<!-- calls: scripts\/layers.sh --figure -->$/ { at = 1; next }
+         at == 1 && /^```$/ { at = 2; next }
+         at == 2 && /^```$/ { exit }
+         at == 2 { print }' docs/architecture.md >"$tmp.doc"
     cmp -s "$tmp.figure" "$tmp.doc" ||
         breach "docs/architecture.md's figure of calls is not the code's: put scripts/layers.sh --figure's in it"
 fi

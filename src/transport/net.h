@@ -3,7 +3,7 @@
  * reach's operations: it moves messages between workers, reads remote
  * memory, does 64-bit atomics, and wakes a sleeping thread. Adding a
  * network is one folder implementing this table, one line in
- * net_backends (transport/am/target.c), its name among REACH_NETWORK's
+ * net_backends (transport/am/am_server.c), its name among REACH_NETWORK's
  * choices (base/config_table.h) and its sources in CMakeLists.txt.
  *
  * Each process has two workers: the client (the application thread issues

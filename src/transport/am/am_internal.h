@@ -1,5 +1,6 @@
 /* The protocol's message formats and state, shared by its origin side
- * (origin.c, pack.c) and its target side (target.c). */
+ * (origin.c, pack.c), its target side (target.c) and its server thread
+ * and start-up (am_server.c). */
 #ifndef REACH_TRANSPORT_AM_INTERNAL_H
 #define REACH_TRANSPORT_AM_INTERNAL_H
 
@@ -172,13 +173,16 @@ void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, ui
 /* target.c */
 void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 void am_received(void *arg) REACH_HIDDEN;
+/* Tries the handler requests kept for retrying; the number served. */
+unsigned am_retry(void) REACH_HIDDEN;
+/* Whether handler id's requests without answer are counted writes. */
+int am_counted(int id) REACH_HIDDEN;
+/* am_server.c */
 void *am_server_main(void *arg) REACH_HIDDEN;
 /* The application thread serves what has arrived, if the server thread
  * is not serving; the number of events handled. */
 unsigned am_serve_try(void) REACH_HIDDEN;
 /* am_trace.c: the network table net with every message recorded. */
 const net_backend_t *am_trace_net(const net_backend_t *net) REACH_HIDDEN;
-/* Whether handler id's requests without answer are counted writes. */
-int am_counted(int id) REACH_HIDDEN;
 
 #endif

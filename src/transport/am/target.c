@@ -1,46 +1,16 @@
-/* The protocol's target side: the server thread, the requests it serves
- * (writes into this process's arena, gets answered with data, word
- * operations, registered handlers), write counting for fences, and
- * start-up and shut-down of the network.
- *
- * Why a server thread per process rather than one per node: a network's
- * software RMA (UCX's) needs the target's own worker progressed, and a
- * per-node server would need a second endpoint mesh on top of the
- * per-process one; the per-process thread costs nothing while it sleeps. */
+/* The protocol's target side: the requests the server serves (writes
+ * into this process's arena, gets answered with data, word operations,
+ * registered handlers and their retries), the table of handlers, and
+ * write counting for fences. The server thread that runs it, and
+ * start-up and shut-down, are am_server.c's. */
 #include "transport/am/am_internal.h"
-#include "base/trace.h"
 #include "base/wait.h"
-#include "boot/boot.h"
 #include "transport/shm/shm_ops.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
-
-struct am_state am;
-
-/* The network backends this build has, by REACH_NETWORK's choice. */
-static const net_backend_t *const net_backends[NETWORK_KINDS] = {
-#ifdef REACH_HAVE_UCX
-    [NETWORK_UCX] = &net_ucx,
-#endif
-#ifdef REACH_HAVE_OFI
-    [NETWORK_OFI] = &net_ofi,
-#endif
-};
-
-/* The backend a REACH_NETWORK choice names (auto: the first this build
- * has): its index, NETWORK_AUTO if this build has none. */
-static int am_network(int choice)
-{
-    for (int k = NETWORK_AUTO + 1; choice == NETWORK_AUTO && k < NETWORK_KINDS; k++)
-        if (net_backends[k])
-            choice = k;
-    return choice;
-}
 
 #define AM_HANDLERS 16
 static struct {
@@ -56,6 +26,11 @@ int am_handler(am_handler_fn fn, int counted)
     handlers[nhandlers].fn = fn;
     handlers[nhandlers].counted = counted;
     return nhandlers++;
+}
+
+int am_counted(int id)
+{
+    return id < nhandlers && handlers[id].counted;
 }
 
 /* Sends a message from the server to rank's client worker: msg (malloc'ed
@@ -203,7 +178,7 @@ static void am_serve_call(const am_request_t *rq, const void *data, size_t len)
 }
 
 /* Tries the handler requests kept for retrying; the number served. */
-static unsigned am_retry(void)
+unsigned am_retry(void)
 {
     unsigned served = 0;
     for (am_retry_t **pp = &am.retries; *pp;) {
@@ -373,206 +348,4 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
         rt_fatal("network: unknown request %d", rq.kind);
     }
     am_completed(&rq);
-}
-
-/* One round of serving: handler requests to retry, then what the server
- * worker has received. The caller holds am.serve. */
-static unsigned am_serve(void)
-{
-    rt_order_acquire();
-    unsigned progressed = am.retries ? am_retry() : 0;
-    progressed += am.net->progress(NET_SERVER);
-    rt_order_release();
-    return progressed;
-}
-
-/* Why the application thread serves too: with the server thread asleep, a
- * request to a process that is itself waiting (in a barrier, for a lock,
- * for a reply) would cost a wake-up of that thread (~15 us) on the
- * requester's critical path. A waiting application thread takes am.serve
- * when it is free and serves the request at once; the server thread holds
- * am.serve while it runs and lets go of it only to sleep, so no two threads
- * ever progress the server worker at once. */
-unsigned am_serve_try(void)
-{
-    uint32_t free_value = 0;
-    if (!atom_cas_acquire(&am.serve, &free_value, 1))
-        return 0;
-    unsigned progressed = am_serve();
-    futex_mutex_unlock(&am.serve);
-    return progressed;
-}
-
-static void am_serve_poll(void)
-{
-    am_serve_try();
-}
-
-/* A busy server progresses the backend's watch worker once in this many
- * rounds (and an idle one when its sleep times out or the watch has
- * news). */
-#define AM_WATCH_EVERY 4096
-
-/* The server polls a little after its last request (REACH_SERVER_SPIN
- * empty progress calls), so that a burst of requests does not pay a
- * wake-up each; then it sleeps on the worker's file descriptor. It polls
- * briefly: a polling server takes the core that the process's own woken
- * thread needs (2 ranks on 2 cores: barrier 14 us at 50 calls, 135 us at
- * 2000). Woken while the application thread serves, it waits for am.serve. */
-void *am_server_main(void *arg)
-{
-    (void)arg;
-    rt_on_server = 1;
-    unsigned idle = 0;
-    futex_mutex_lock(&am.serve);
-    for (unsigned round = 1; !atomic_load(&am.stop); round++) {
-        if (round % AM_WATCH_EVERY == 0)
-            am.net->progress(NET_WATCH);
-        if (am_serve()) {
-            idle = 0;
-            continue;
-        }
-        /* (idle stays up: woken, the server spins again only once it has
-         * served something, so a wake that brings nothing costs one round) */
-        if (++idle < rt.cfg.server_spin)
-            continue;
-        if (!am.net->arm(NET_SERVER))
-            continue;
-        if (!am.net->arm(NET_WATCH)) {
-            am.net->progress(NET_WATCH);
-            continue;
-        }
-        int retrying = am.retries != NULL;
-        futex_mutex_unlock(&am.serve);
-        struct pollfd pfd[2] = {{am.net->fd(NET_SERVER), POLLIN, 0}, {am.net->fd(NET_WATCH), POLLIN, 0}};
-        /* An idle process sleeps here (waking as the backend's checks
-         * on its peers need); with requests waiting for a lock that
-         * others release by remote atomics, it looks again each ms. */
-        int woken = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, retrying ? 1 : am.net->idle_ms());
-        rt_stat_inc(&rt.stats.server_wakeups);
-        if (woken == 0 || (pfd[1].fd >= 0 && pfd[1].revents != 0))   /* not on the way to a request */
-            am.net->progress(NET_WATCH);
-        futex_mutex_lock(&am.serve);
-    }
-    futex_mutex_unlock(&am.serve);
-    return NULL;
-}
-
-/* ---- start-up and shut-down ---------------------------------------------------- */
-
-static const net_upcalls_t am_upcalls = {am_on_request, am_on_reply, am_on_push, am_received};
-
-int am_counted(int id)
-{
-    return id < nhandlers && handlers[id].counted;
-}
-
-static void am_free_state(void)
-{
-    free(am.pending);
-    free(am.sent);
-    free(am.fenced);
-    free(am.since_ack);
-    free(am.fence_slots);
-    for (int r = 0; am.flight && r < rt.size; r++)
-        free(am.flight[r].ring);
-    free(am.flight);
-    free(am.done_from);
-    free(am.same_process);
-    free(am.deferred);
-    free(am.bounce);
-    while (am.retries) {   /* none if every origin saw its requests done */
-        am_retry_t *r = am.retries;
-        am.retries = r->next;
-        free(r);
-    }
-    memset(&am, 0, sizeof am);
-}
-
-int am_init(void)
-{
-    if (rt.node_count < 2)
-        return REACH_SUCCESS;
-    /* Every rank's arena base: addresses on other nodes are theirs. */
-    int *off;
-    uintptr_t mine = (uintptr_t)shm_arena_base();
-    char *all = boot_allgatherv(&mine, sizeof mine, &off);
-    for (int r = 0; r < rt.size; r++)
-        memcpy(&rt.peers[r].rbase, all + off[r], sizeof mine);
-    free(all);
-    free(off);
-    int chosen = am_network(rt.cfg.network), lo, hi;
-    const net_backend_t *net = net_backends[chosen];
-    if (net == NULL)
-        rt_error(REACH_ERR_ARG, "reach_init", "this build of reach has no %s network backend "
-                 "(REACH_NETWORK; its library was not found when reach was built)", getenv("REACH_NETWORK"));
-    if (!rt_all_same(rt.comm, chosen, &lo, &hi)) {
-        if (rt.rank == 0)
-            rt_error(REACH_ERR_ARG, "reach_init", "the ranks chose different network backends (REACH_NETWORK)");
-        return REACH_ERR_ARG;
-    }
-    if (net == NULL)   /* on every rank: they chose the same */
-        return REACH_ERR_ARG;
-    if (trace_on)
-        net = am_trace_net(net);
-    int st = net->init(shm_arena_base(), shm_arena_size(), &am_upcalls);
-    if (st != REACH_SUCCESS)
-        return st;
-    size_t n = (size_t)rt.size;
-    am.pending = calloc(n, sizeof(int));
-    am.sent = calloc(n, sizeof(uint32_t));
-    am.fenced = calloc(n, sizeof(uint32_t));
-    am.since_ack = calloc(n, sizeof(uint32_t));
-    am.fence_slots = calloc(n, sizeof(am_slot_t));
-    am.flight = calloc(n, sizeof(am_flight_t));
-    am.done_from = calloc(n, sizeof(uint32_t));
-    am.same_process = calloc(n, 1);
-    am.deferred = calloc(n, sizeof(am_request_t));
-    am.bounce = malloc(sizeof(am_pack_t) + AM_PACK_MAX);
-    if (!am.pending || !am.sent || !am.fenced || !am.since_ack || !am.fence_slots || !am.flight ||
-        !am.done_from || !am.same_process || !am.deferred || !am.bounce)
-        rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
-    atom_store_relaxed(&am.done.value, 0);
-    am.net = net;
-    waitword_poll = am_serve_poll;
-    rt_order_threads = 1;
-    if (pthread_create(&am.thread, NULL, am_server_main, NULL) != 0)
-        rt_fatal("reach_init: cannot start the server thread");
-    return REACH_SUCCESS;
-}
-
-/* Shut down in steps that every rank takes together: once nobody sends,
- * the servers stop, then the backend closes. */
-void am_finalize(void)
-{
-    if (am.net == NULL)
-        return;
-    am_flush_all();
-    boot_barrier();
-    atomic_store(&am.stop, 1);
-    am.net->signal(NET_SERVER);
-    pthread_join(am.thread, NULL);
-    waitword_poll = NULL;
-    rt_order_threads = 0;
-    am.net->finalize();
-    am_free_state();
-}
-
-const char *am_describe(void)
-{
-#define AM_NETWORK_NAME(constant, name) name,
-    static const char *const names[NETWORK_KINDS] = {CONFIG_NETWORK_CHOICES(AM_NETWORK_NAME)};
-#undef AM_NETWORK_NAME
-    static char line[192];
-    config_t cfg;
-    int choice = rt.initialized ? rt.cfg.network : (config_load(&cfg), cfg.network);
-    const net_backend_t *net = net_backends[am_network(choice)];
-    int n = snprintf(line, sizeof line, "%s (REACH_NETWORK: this build has",
-                     net ? net->describe() : "no network backend");
-    for (int k = NETWORK_AUTO + 1; k < NETWORK_KINDS; k++)
-        if (net_backends[k] && n > 0 && (size_t)n < sizeof line)
-            n += snprintf(line + n, sizeof line - (size_t)n, " %s", names[k]);
-    if (n > 0 && (size_t)n < sizeof line)
-        snprintf(line + n, sizeof line - (size_t)n, ")");
-    return line;
 }

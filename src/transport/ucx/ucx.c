@@ -11,199 +11,21 @@
  * coherent with the CPU's, emulated at the target's server worker
  * otherwise, so they are atomic against the CPU atomics of the target's
  * node. With REACH_PEER_TIMEOUT, a third worker, the server thread's,
- * watches every rank for its failure (ux_watch). */
-#include "transport/net.h"
-#include "base/state.h"
-#include "base/wait.h"
+ * watches every rank for its failure (ux_watch).
+ *
+ * This file: start-up and shut-down, the workers and the data endpoints,
+ * and the backend's table; the operations are ucx_ops.c's, the watch
+ * ucx_watch.c's (ucx.h). */
+#include "transport/ucx/ucx.h"
 #include "boot/boot.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <ucp/api/ucp.h>
-
-/* Active-message ids, one per channel, and the watch's ping and answer. */
-enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15 };
-/* Endpoint kinds: client to a rank's server, server to its client, client
- * to its client. */
-enum { UX_C2S, UX_S2C, UX_C2C, UX_EPS };
-
-static struct {
-    ucp_context_h ctx;
-    ucp_worker_h worker[3];  /* NET_CLIENT, NET_SERVER, NET_WATCH (NULL without checks) */
-    int fd[3];
-    ucp_mem_h mem;
-    ucp_ep_h *ep[UX_EPS];    /* by endpoint kind, by rank */
-    ucp_ep_h *watch;         /* by rank: the peer failure watch (ux_watch) */
-    int watching;            /* ranks watched */
-    wait_ping_t *pings;      /* by rank: the watch's pings (ux_ping) */
-    double next_ping;
-    int32_t me;              /* the pings' header: this rank */
-    ucp_rkey_h *rkey;
-    const net_upcalls_t *up;
-} ux;
 
 /* The worker each kind of endpoint sends from. */
 static ucp_worker_h ux_from(int ep)
 {
     return ux.worker[ep == UX_S2C ? NET_SERVER : NET_CLIENT];
-}
-
-_Noreturn static void ux_failed(const char *what, int rank, ucs_status_t s)
-{
-    rt_fatal("UCX %s to rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid, ucs_status_string(s),
-             wait_rank_ended(rank) ? "; that rank has ended without reach_finalize (killed, crashed or exited)" : "");
-}
-
-static int ux_test(void *req, const char *what, int rank)
-{
-    ucs_status_t s = ucp_request_check_status(req);
-    if (s == UCS_INPROGRESS)
-        return 0;
-    ucp_request_free(req);
-    if (s != UCS_OK)
-        ux_failed(what, rank, s);
-    return 1;
-}
-
-/* A returned request: NULL (done), an error (fatal) or one to test. */
-static void *ux_started(void *req, const char *what, int rank)
-{
-    if (UCS_PTR_IS_ERR(req))
-        ux_failed(what, rank, UCS_PTR_STATUS(req));
-    return req;
-}
-
-static void ux_free_sent(void *request, ucs_status_t status, void *user_data)
-{
-    (void)status;
-    free(user_data);
-    ucp_request_free(request);
-}
-
-static void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data,
-                     size_t len, int flags)
-{
-    static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH};
-    static const int ep[] = {UX_C2S, UX_S2C, UX_C2C, UX_S2C};
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                             .flags = (flags & NET_EAGER) ? UCP_AM_SEND_FLAG_EAGER : 0};
-    if (flags & NET_FREE) {
-        p.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-        p.cb.send = ux_free_sent;
-        p.user_data = (void *)hdr;
-    }
-    void *req = ux_started(ucp_am_send_nbx(ux.ep[ep[chan]][rank], id[chan], hdr, hlen, data, len, &p),
-                           "send", rank);
-    if (flags & NET_FREE) {
-        if (req == NULL)
-            free((void *)hdr);
-        return NULL;   /* the callback releases it */
-    }
-    return req;
-}
-
-static void ux_rndv_done(void *request, ucs_status_t status, size_t length, void *user_data)
-{
-    (void)length;
-    if (status != UCS_OK)
-        rt_fatal("UCX: receiving a message's data failed: %s", ucs_status_string(status));
-    ucp_request_free(request);
-    ux.up->received(user_data);
-}
-
-static void ux_recv_rndv(void *rndv, void *place, size_t len, void *arg)
-{
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
-                             .cb.recv_am = ux_rndv_done,
-                             .user_data = arg};
-    void *req = ucp_am_recv_data_nbx(ux.worker[NET_SERVER], rndv, place, len, &p);
-    if (UCS_PTR_IS_ERR(req))
-        rt_fatal("UCX: receiving a message's data failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
-    if (req == NULL)
-        ux.up->received(arg);
-}
-
-static void *ux_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
-{
-    ucp_request_param_t p = {.op_attr_mask = 0};
-    return ux_started(ucp_get_nbx(ux.ep[UX_C2S][rank], dst, bytes, raddr, ux.rkey[rank], &p),
-                      "get", rank);
-}
-
-static void *ux_amo(int rank, int cas, const uint64_t *operand, uint64_t *result, uintptr_t raddr)
-{
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
-                             .datatype = ucp_dt_make_contig(sizeof *operand),
-                             .reply_buffer = result};
-    return ux_started(ucp_atomic_op_nbx(ux.ep[UX_C2S][rank], cas ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD,
-                                        operand, 1, raddr, ux.rkey[rank], &p),
-                      "atomic", rank);
-}
-
-static unsigned ux_progress(net_worker_t w)
-{
-    return ux.worker[w] ? ucp_worker_progress(ux.worker[w]) : 0;
-}
-
-static int ux_arm(net_worker_t w)
-{
-    return ux.worker[w] == NULL || ucp_worker_arm(ux.worker[w]) == UCS_OK;
-}
-
-static int ux_fd(net_worker_t w)
-{
-    return ux.worker[w] ? ux.fd[w] : -1;
-}
-
-/* The keepalive interval: a quarter of REACH_PEER_TIMEOUT, at least
- * 50 ms. */
-static int ux_keepalive_ms(void)
-{
-    double ms = rt.cfg.peer_timeout * 250;
-    return ms < 50 ? 50 : ms > 1e8 ? 100000000 : (int)ms;
-}
-
-/* Keepalive runs only when a worker is progressed: with lost-peer checks
- * on, a sleeping worker wakes once an interval. */
-static int ux_idle_ms(void)
-{
-    return ux.watching ? ux_keepalive_ms() : -1;
-}
-
-static void ux_signal(net_worker_t w)
-{
-    ucp_worker_signal(ux.worker[w]);
-}
-
-/* ---- arrivals -------------------------------------------------------------------- */
-
-static ucs_status_t ux_arrived(net_recv_fn fn, const void *header, size_t header_length, void *data,
-                               size_t length, const ucp_am_recv_param_t *param)
-{
-    int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
-    fn(header, header_length, rndv ? NULL : data, length, rndv ? data : NULL);
-    return UCS_OK;
-}
-
-static ucs_status_t ux_on_request(void *arg, const void *header, size_t header_length, void *data,
-                                  size_t length, const ucp_am_recv_param_t *param)
-{
-    (void)arg;
-    return ux_arrived(ux.up->request, header, header_length, data, length, param);
-}
-
-static ucs_status_t ux_on_reply(void *arg, const void *header, size_t header_length, void *data,
-                                size_t length, const ucp_am_recv_param_t *param)
-{
-    (void)arg;
-    return ux_arrived(ux.up->reply, header, header_length, data, length, param);
-}
-
-static ucs_status_t ux_on_push(void *arg, const void *header, size_t header_length, void *data,
-                               size_t length, const ucp_am_recv_param_t *param)
-{
-    (void)arg;
-    return ux_arrived(ux.up->push, header, header_length, data, length, param);
 }
 
 /* ---- start-up and shut-down ---------------------------------------------------- */
@@ -265,123 +87,6 @@ static void ux_disconnect(void)
     ux.pings = NULL;
     free(ux.rkey);
     ux.rkey = NULL;
-}
-
-/* UCX found the rank at the other end of a watch endpoint failed: the
- * rank is lost. The endpoint is not used again but to close it. */
-static void ux_ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
-{
-    (void)ep;
-    wait_peer_lost((int)(intptr_t)arg, ucs_status_string(status));
-}
-
-/* With lost-peer checks on (REACH_PEER_TIMEOUT), a third worker (the
- * watch, progressed by the server thread) has an endpoint to each rank's
- * watch that carries only its pings (ux_ping): it is opened in UCX's
- * peer failure mode, whose keepalive (or a connection reset) finds a
- * failed peer. The endpoints that carry data stay in the default mode:
- * on this UCX (1.13) peer failure mode excludes the shared-memory
- * transports and would send everything over TCP; and on a worker of their
- * own the watch endpoints' TCP transport is not polled on every progress
- * of the data workers (it made a remote fetch-and-add 20% slower). */
-static ucs_status_t ux_watch(int rank, void *address)
-{
-    ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-                                       UCP_EP_PARAM_FIELD_ERR_HANDLER,
-                         .address = (ucp_address_t *)address,
-                         .err_mode = UCP_ERR_HANDLING_MODE_PEER,
-                         .err_handler = {ux_ep_failed, (void *)(intptr_t)rank}};
-    return ucp_ep_create(ux.worker[NET_WATCH], &p, &ux.watch[rank]);
-}
-
-/* Sends the watch's message id (a ping or its answer, from this rank) to
- * rank's watch: 1 once sent or failed (the rank is then lost). */
-static int ux_watch_send(int rank, unsigned id)
-{
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_AM_SEND_FLAG_EAGER};
-    void *req = ucp_am_send_nbx(ux.watch[rank], id, &ux.me, sizeof ux.me, NULL, 0, &p);
-    if (UCS_PTR_IS_ERR(req))
-        wait_watch_failed(rank, "UCX", ucs_status_string(UCS_PTR_STATUS(req)));
-    else if (req)
-        ucp_request_free(req);   /* (released once sent) */
-    return 1;
-}
-
-/* (A rank without a watch endpoint, of this node or without a transport
- * that handles peer failure, is not pinged.) */
-static int ux_ping(int rank)
-{
-    return ux.watch[rank] ? ux_watch_send(rank, UX_PING) : -1;
-}
-
-/* At the watch: the rank a ping or an answer came from, or -1. */
-static int ux_watch_from(const void *header, size_t header_length)
-{
-    int32_t from;
-    if (header_length != sizeof from)
-        return -1;
-    memcpy(&from, header, sizeof from);
-    return from >= 0 && from < rt.size && ux.watch[from] ? from : -1;
-}
-
-static ucs_status_t ux_on_ping(void *arg, const void *header, size_t header_length, void *data, size_t length,
-                               const ucp_am_recv_param_t *param)
-{
-    (void)arg, (void)data, (void)length, (void)param;
-    int from = ux_watch_from(header, header_length);
-    if (from >= 0)
-        ux_watch_send(from, UX_PONG);
-    return UCS_OK;
-}
-
-static ucs_status_t ux_on_pong(void *arg, const void *header, size_t header_length, void *data, size_t length,
-                               const ucp_am_recv_param_t *param)
-{
-    (void)arg, (void)data, (void)length, (void)param;
-    int from = ux_watch_from(header, header_length);
-    if (from >= 0)
-        wait_watch_answered(ux.pings, from);
-    return UCS_OK;
-}
-
-/* UCX's keepalive finds a peer whose connection failed; a machine or link
- * that is down shows only as silence, which the watch's own pings find
- * (wait_watch_round). */
-static unsigned ux_watch_progress(void)
-{
-    unsigned events = ux_progress(NET_WATCH);
-    if (ux.pings)
-        wait_watch_round(ux.pings, &ux.next_ping, ux_ping, "UCX");
-    return events;
-}
-
-static unsigned ux_progress_any(net_worker_t w)
-{
-    return w == NET_WATCH ? ux_watch_progress() : ux_progress(w);
-}
-
-static void ux_settle_progress(void)
-{
-    ux_progress(NET_WATCH);
-}
-
-/* Collective: completes the watch endpoints' connections. Else UCX's TCP
- * transport settles them (two connections between a pair, of which one is
- * closed) later, while the job runs, and the process's descriptors and
- * mappings change under it. A rank that is done keeps its watch worker
- * going until every rank is, as the others' connections need it. */
-static void ux_watch_settle(void)
-{
-    ucp_request_param_t p = {.op_attr_mask = 0};
-    for (int r = 0; ux.worker[NET_WATCH] && r < rt.size; r++) {
-        void *req = ux.watch[r] ? ucp_ep_flush_nbx(ux.watch[r], &p) : NULL;
-        if (req == NULL || UCS_PTR_IS_ERR(req))
-            continue;
-        while (ucp_request_check_status(req) == UCS_INPROGRESS)
-            ux_settle_progress();
-        ucp_request_free(req);
-    }
-    boot_barrier_progress(ux_settle_progress);
 }
 
 /* Connects to every other rank from the gathered addresses and keys (and
@@ -549,6 +254,11 @@ static const char *ux_describe(void)
     static char line[96];
     snprintf(line, sizeof line, "ucx (UCX %s)", ucp_get_version_string());
     return line;
+}
+
+static unsigned ux_progress_any(net_worker_t w)
+{
+    return w == NET_WATCH ? ux_watch_progress() : ux_progress(w);
 }
 
 const net_backend_t net_ucx = {

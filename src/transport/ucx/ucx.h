@@ -1,0 +1,74 @@
+/* The UCX backend's state and the functions its files share. The files
+ * call one way: ucx.c (start-up and shut-down, the endpoints, the table)
+ * calls ucx_watch.c (the watch of lost ranks), which calls ucx_ops.c
+ * (sends, receives, gets, atomics, progress; the state); ucx.c is on top
+ * because start-up names every worker's handlers. */
+#ifndef REACH_TRANSPORT_UCX_H
+#define REACH_TRANSPORT_UCX_H
+
+#include "transport/net.h"
+#include "base/state.h"
+#include "base/wait.h"
+
+#include <ucp/api/ucp.h>
+
+/* Active-message ids, one per channel, and the watch's ping and answer. */
+enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15 };
+/* Endpoint kinds: client to a rank's server, server to its client, client
+ * to its client. */
+enum { UX_C2S, UX_S2C, UX_C2C, UX_EPS };
+
+extern struct ux_state {
+    ucp_context_h ctx;
+    ucp_worker_h worker[3];  /* NET_CLIENT, NET_SERVER, NET_WATCH (NULL without checks) */
+    int fd[3];
+    ucp_mem_h mem;
+    ucp_ep_h *ep[UX_EPS];    /* by endpoint kind, by rank */
+    ucp_ep_h *watch;         /* by rank: the peer failure watch (ux_watch) */
+    int watching;            /* ranks watched */
+    wait_ping_t *pings;      /* by rank: the watch's pings (ux_ping) */
+    double next_ping;
+    int32_t me;              /* the pings' header: this rank */
+    ucp_rkey_h *rkey;
+    const net_upcalls_t *up;
+} ux;
+
+/* ucx_ops.c: the running backend, below the rest (it calls neither
+ * start-up nor the watch) */
+int ux_test(void *req, const char *what, int rank) REACH_HIDDEN;
+void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len,
+              int flags) REACH_HIDDEN;
+void ux_recv_rndv(void *rndv, void *place, size_t len, void *arg) REACH_HIDDEN;
+void *ux_get(int rank, void *dst, uintptr_t raddr, size_t bytes) REACH_HIDDEN;
+void *ux_amo(int rank, int cas, const uint64_t *operand, uint64_t *result, uintptr_t raddr) REACH_HIDDEN;
+unsigned ux_progress(net_worker_t w) REACH_HIDDEN;
+int ux_arm(net_worker_t w) REACH_HIDDEN;
+int ux_fd(net_worker_t w) REACH_HIDDEN;
+/* The keepalive interval: a quarter of REACH_PEER_TIMEOUT, at least
+ * 50 ms. */
+int ux_keepalive_ms(void) REACH_HIDDEN;
+int ux_idle_ms(void) REACH_HIDDEN;
+void ux_signal(net_worker_t w) REACH_HIDDEN;
+/* The handlers of the client's and the server's arrivals, which hand each
+ * message to the protocol (net_upcalls_t). */
+ucs_status_t ux_on_request(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                           const ucp_am_recv_param_t *param) REACH_HIDDEN;
+ucs_status_t ux_on_reply(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                         const ucp_am_recv_param_t *param) REACH_HIDDEN;
+ucs_status_t ux_on_push(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                        const ucp_am_recv_param_t *param) REACH_HIDDEN;
+/* ucx_watch.c: the watch of lost ranks (REACH_PEER_TIMEOUT) */
+/* Opens the watch endpoint to rank's watch, whose worker address is
+ * address, in UCX's peer failure mode. */
+ucs_status_t ux_watch(int rank, void *address) REACH_HIDDEN;
+/* The watch worker's handlers of a ping and of its answer. */
+ucs_status_t ux_on_ping(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                        const ucp_am_recv_param_t *param) REACH_HIDDEN;
+ucs_status_t ux_on_pong(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                        const ucp_am_recv_param_t *param) REACH_HIDDEN;
+/* Progresses the watch worker, and pings the ranks that are due. */
+unsigned ux_watch_progress(void) REACH_HIDDEN;
+/* Collective: completes the watch endpoints' connections. */
+void ux_watch_settle(void) REACH_HIDDEN;
+
+#endif

@@ -1,0 +1,168 @@
+/* The UCX backend's running operations: sends on the protocol's
+ * channels, rendezvous receives, gets and atomics on a rank's arena,
+ * requests tested, the workers' progress, arming and wake-up, and the
+ * handlers of the client's and the server's arrivals. Below the rest of
+ * the backend (ucx.h); the backend's state is defined here. */
+#include "transport/ucx/ucx.h"
+
+#include <stdlib.h>
+
+struct ux_state ux;
+
+_Noreturn static void ux_failed(const char *what, int rank, ucs_status_t s)
+{
+    rt_fatal("UCX %s to rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid, ucs_status_string(s),
+             wait_rank_ended(rank) ? "; that rank has ended without reach_finalize (killed, crashed or exited)" : "");
+}
+
+int ux_test(void *req, const char *what, int rank)
+{
+    ucs_status_t s = ucp_request_check_status(req);
+    if (s == UCS_INPROGRESS)
+        return 0;
+    ucp_request_free(req);
+    if (s != UCS_OK)
+        ux_failed(what, rank, s);
+    return 1;
+}
+
+/* A returned request: NULL (done), an error (fatal) or one to test. */
+static void *ux_started(void *req, const char *what, int rank)
+{
+    if (UCS_PTR_IS_ERR(req))
+        ux_failed(what, rank, UCS_PTR_STATUS(req));
+    return req;
+}
+
+static void ux_free_sent(void *request, ucs_status_t status, void *user_data)
+{
+    (void)status;
+    free(user_data);
+    ucp_request_free(request);
+}
+
+void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data,
+              size_t len, int flags)
+{
+    static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH};
+    static const int ep[] = {UX_C2S, UX_S2C, UX_C2C, UX_S2C};
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = (flags & NET_EAGER) ? UCP_AM_SEND_FLAG_EAGER : 0};
+    if (flags & NET_FREE) {
+        p.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+        p.cb.send = ux_free_sent;
+        p.user_data = (void *)hdr;
+    }
+    void *req = ux_started(ucp_am_send_nbx(ux.ep[ep[chan]][rank], id[chan], hdr, hlen, data, len, &p),
+                           "send", rank);
+    if (flags & NET_FREE) {
+        if (req == NULL)
+            free((void *)hdr);
+        return NULL;   /* the callback releases it */
+    }
+    return req;
+}
+
+static void ux_rndv_done(void *request, ucs_status_t status, size_t length, void *user_data)
+{
+    (void)length;
+    if (status != UCS_OK)
+        rt_fatal("UCX: receiving a message's data failed: %s", ucs_status_string(status));
+    ucp_request_free(request);
+    ux.up->received(user_data);
+}
+
+void ux_recv_rndv(void *rndv, void *place, size_t len, void *arg)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                             .cb.recv_am = ux_rndv_done,
+                             .user_data = arg};
+    void *req = ucp_am_recv_data_nbx(ux.worker[NET_SERVER], rndv, place, len, &p);
+    if (UCS_PTR_IS_ERR(req))
+        rt_fatal("UCX: receiving a message's data failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
+    if (req == NULL)
+        ux.up->received(arg);
+}
+
+void *ux_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
+{
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    return ux_started(ucp_get_nbx(ux.ep[UX_C2S][rank], dst, bytes, raddr, ux.rkey[rank], &p),
+                      "get", rank);
+}
+
+void *ux_amo(int rank, int cas, const uint64_t *operand, uint64_t *result, uintptr_t raddr)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
+                             .datatype = ucp_dt_make_contig(sizeof *operand),
+                             .reply_buffer = result};
+    return ux_started(ucp_atomic_op_nbx(ux.ep[UX_C2S][rank], cas ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD,
+                                        operand, 1, raddr, ux.rkey[rank], &p),
+                      "atomic", rank);
+}
+
+unsigned ux_progress(net_worker_t w)
+{
+    return ux.worker[w] ? ucp_worker_progress(ux.worker[w]) : 0;
+}
+
+int ux_arm(net_worker_t w)
+{
+    return ux.worker[w] == NULL || ucp_worker_arm(ux.worker[w]) == UCS_OK;
+}
+
+int ux_fd(net_worker_t w)
+{
+    return ux.worker[w] ? ux.fd[w] : -1;
+}
+
+/* The keepalive interval: a quarter of REACH_PEER_TIMEOUT, at least
+ * 50 ms. */
+int ux_keepalive_ms(void)
+{
+    double ms = rt.cfg.peer_timeout * 250;
+    return ms < 50 ? 50 : ms > 1e8 ? 100000000 : (int)ms;
+}
+
+/* Keepalive runs only when a worker is progressed: with lost-peer checks
+ * on, a sleeping worker wakes once an interval. */
+int ux_idle_ms(void)
+{
+    return ux.watching ? ux_keepalive_ms() : -1;
+}
+
+void ux_signal(net_worker_t w)
+{
+    ucp_worker_signal(ux.worker[w]);
+}
+
+/* ---- arrivals -------------------------------------------------------------------- */
+
+static ucs_status_t ux_arrived(net_recv_fn fn, const void *header, size_t header_length, void *data,
+                               size_t length, const ucp_am_recv_param_t *param)
+{
+    int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+    fn(header, header_length, rndv ? NULL : data, length, rndv ? data : NULL);
+    return UCS_OK;
+}
+
+ucs_status_t ux_on_request(void *arg, const void *header, size_t header_length, void *data,
+                           size_t length, const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    return ux_arrived(ux.up->request, header, header_length, data, length, param);
+}
+
+ucs_status_t ux_on_reply(void *arg, const void *header, size_t header_length, void *data,
+                         size_t length, const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    return ux_arrived(ux.up->reply, header, header_length, data, length, param);
+}
+
+ucs_status_t ux_on_push(void *arg, const void *header, size_t header_length, void *data,
+                        size_t length, const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    return ux_arrived(ux.up->push, header, header_length, data, length, param);
+}
