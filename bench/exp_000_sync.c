@@ -28,8 +28,7 @@ static double ga_messages(void)
 
 void bench_ga_sync(void)
 {
-    static const char *const kinds[] = {"fence+dissemination", "combined", "tree", "counter",
-                                        "fence_all+sync_group"};
+    static const char *const kinds[] = {"fence+dissemination", "combined", "tree", "counter", "fence_all+sync_group"};
     enum { NKINDS = 5, PAIR = 4 };
     void **bases = malloc(sizeof(void *) * (size_t)B.np);
     if (!bases || reach_malloc((size_t)B.np * GA_BYTES, bases) != REACH_SUCCESS)
@@ -37,14 +36,14 @@ void bench_ga_sync(void)
     int mpi = B.np <= B.cores;
     MPI_Win win = MPI_WIN_NULL;
     void *wbase = NULL;
-    MPI_Win_allocate((MPI_Aint)(((size_t)B.np * GA_BYTES + 15) & ~(size_t)15), 1, MPI_INFO_NULL,
-                     MPI_COMM_WORLD, &wbase, &win);
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, win);   /* no grants to wait for: see main.c */
+    MPI_Win_allocate((MPI_Aint)(((size_t)B.np * GA_BYTES + 15) & ~(size_t)15), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &wbase,
+                     &win);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win); /* no grants to wait for: see main.c */
     if (B.me == 0)
         printf("\nGA_Sync: every rank writes %d bytes into every other rank, then the sync "
                "(Buntinas03, Fig. 7; us per sync, median of %d; %d processes%s)\n%-22s %10s %10s %12s\n",
-               GA_BYTES, B.samples, B.np, B.np > B.cores ? ", more than cores" : "", "sync", "us",
-               "x combined", "msgs/process");
+               GA_BYTES, B.samples, B.np, B.np > B.cores ? ", more than cores" : "", "sync", "us", "x combined",
+               "msgs/process");
     double med[NKINDS + 1], msgs[NKINDS + 1], us[MAX_SAMPLES];
     for (int v = 0; v <= NKINDS; v++) {
         if (v < NKINDS && reach_set_barrier(v == PAIR ? "combined" : kinds[v]) != REACH_SUCCESS)
@@ -61,8 +60,8 @@ void bench_ga_sync(void)
                     if (v < NKINDS)
                         bad |= reach_put(B.src, (char *)bases[to] + (size_t)B.me * GA_BYTES, GA_BYTES, to) != 0;
                     else
-                        bad |= MPI_Put(B.src, GA_BYTES, MPI_BYTE, to, (MPI_Aint)B.me * GA_BYTES, GA_BYTES,
-                                       MPI_BYTE, win) != 0;
+                        bad |= MPI_Put(B.src, GA_BYTES, MPI_BYTE, to, (MPI_Aint)B.me * GA_BYTES, GA_BYTES, MPI_BYTE,
+                                       win) != 0;
                 }
                 if (bad)
                     reach_abort(1, "reach-bench: a put failed");
@@ -78,7 +77,7 @@ void bench_ga_sync(void)
                 t += now() - t0;
                 if (bad)
                     reach_abort(1, "reach-bench: the sync failed");
-                MPI_Barrier(MPI_COMM_WORLD);   /* every server's answers are counted */
+                MPI_Barrier(MPI_COMM_WORLD); /* every server's answers are counted */
                 m0 += ga_messages();
             }
             double mine[2] = {1e6 * t / GA_ITERS, m0 / GA_ITERS}, sum[2];
@@ -98,11 +97,10 @@ void bench_ga_sync(void)
         for (int v = 0; v < NKINDS; v++)
             printf("%-22s %10.2f %10.2f %12.1f\n", kinds[v], med[v], med[v] / med[1], msgs[v]);
         if (mpi)
-            printf("%-22s %10.2f %10.2f %12s\n", "MPI-3 flush_all+Barrier", med[NKINDS],
-                   med[NKINDS] / med[1], "-");
+            printf("%-22s %10.2f %10.2f %12s\n", "MPI-3 flush_all+Barrier", med[NKINDS], med[NKINDS] / med[1], "-");
         else
-            printf("%-22s %10s %10s %12s   (%d processes > %d cores: not measured)\n",
-                   "MPI-3 flush_all+Barrier", "-", "-", "-", B.np, B.cores);
+            printf("%-22s %10s %10s %12s   (%d processes > %d cores: not measured)\n", "MPI-3 flush_all+Barrier", "-",
+                   "-", "-", B.np, B.cores);
     }
     MPI_Win_unlock_all(win);
     MPI_Win_free(&win);
@@ -146,15 +144,14 @@ static long lock_loop(reach_mutexes_t *m, MPI_Win win, double *t_acq, double *t_
 static void lock_sync(reach_mutexes_t *m)
 {
     if (m)
-        reach_barrier();   /* sleeps, so the processes taking part have the cores */
+        reach_barrier(); /* sleeps, so the processes taking part have the cores */
     else
         MPI_Barrier(MPI_COMM_WORLD);
 }
 
 /* One sample: mean microseconds to acquire and to release, and messages
  * per lock+unlock. */
-static void lock_sample(reach_mutexes_t *m, MPI_Win win, int p, double *acq, double *rel,
-                        double *msgs)
+static void lock_sample(reach_mutexes_t *m, MPI_Win win, int p, double *acq, double *rel, double *msgs)
 {
     double mine[4] = {0, 0, 0, -ga_messages()}, sum[4];
     long n = 0;
@@ -169,7 +166,7 @@ static void lock_sample(reach_mutexes_t *m, MPI_Win win, int p, double *acq, dou
         }
     }
     lock_sync(m);
-    mine[2] = reach_same_node(0) ? 0 : (double)n;   /* locks from other nodes */
+    mine[2] = reach_same_node(0) ? 0 : (double)n; /* locks from other nodes */
     mine[3] += ga_messages();
     MPI_Allreduce(mine, sum, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     int parts = p == 1 ? 2 : p;
@@ -187,16 +184,16 @@ void bench_locks(void)
     MPI_Win_allocate(16, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &wbase, &win);
     if (B.me == 0)
         printf("\nlocks: P processes request and release one lock on rank 0 (Buntinas03, Figs. 8-10; "
-               "us, median of %d)\n%-3s %-7s %10s %10s %10s %8s %10s\n", B.samples, "P", "lock",
-               "acquire", "release", "both", "x mcs", "msgs/lock");
+               "us, median of %d)\n%-3s %-7s %10s %10s %10s %8s %10s\n",
+               B.samples, "P", "lock", "acquire", "release", "both", "x mcs", "msgs/lock");
     for (int p = 1; p <= B.np; p = p < B.np && 2 * p > B.np ? B.np : 2 * p) {
         double med[NALGOS + 1][3], msgs[NALGOS + 1];
         /* MPI's passive target needs every process polling inside MPI. */
         int variants = B.np <= B.cores ? NALGOS + 1 : NALGOS;
         for (int a = 0; a < variants; a++) {
             reach_mutexes_t *m = NULL;
-            if (a < NALGOS && (reach_set_lock(names[a]) != REACH_SUCCESS ||
-                               reach_mutexes_create(B.me == 0, &m) != REACH_SUCCESS))
+            if (a < NALGOS &&
+                (reach_set_lock(names[a]) != REACH_SUCCESS || reach_mutexes_create(B.me == 0, &m) != REACH_SUCCESS))
                 reach_abort(1, "reach-bench: set-up of the lock test failed");
             double us[3][MAX_SAMPLES], mm;
             msgs[a] = 0;

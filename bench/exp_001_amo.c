@@ -42,16 +42,16 @@ static void bench_barrier(void)
         if (tm > 0)
             printf("%-22s %10.3f %10.3f %10.1f   (%d processes)\n", "barrier", tr, tm, tm / tr, B.np);
         else
-            printf("%-22s %10.3f %10s %10s   (%d processes > %d cores: MPI_Barrier not measured)\n",
-                   "barrier", tr, "-", "-", B.np, B.cores);
+            printf("%-22s %10.3f %10s %10s   (%d processes > %d cores: MPI_Barrier not measured)\n", "barrier", tr, "-",
+                   "-", B.np, B.cores);
     }
 }
 
 void bench_sync(void)
 {
     if (B.me == 0)
-        printf("\nsynchronization (us, median of %d)\n%-22s %10s %10s %10s\n", B.samples, "operation",
-               "reach", "MPI-3", "MPI/reach");
+        printf("\nsynchronization (us, median of %d)\n%-22s %10s %10s %10s\n", B.samples, "operation", "reach", "MPI-3",
+               "MPI/reach");
     bench_single("fetch-and-add 64-bit", REACH_FADD, MPI_FADD, "MPI_Fetch_and_op + flush");
     mpi_end_lock_all();
     bench_single("lock+unlock", REACH_LOCK, MPI_LOCK, "MPI_Win_lock exclusive + unlock");

@@ -44,7 +44,7 @@ static double win_epoch_us(reach_win_t *w, int get, size_t size, double c_us)
                         : MPI_Put(B.src, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, B.win)) != 0;
         }
         for (double end = now() + 1e-6 * c_us; now() < end;)
-            ;   /* the computation */
+            ; /* the computation */
         bad |= (w ? reach_win_unlock(w, 1) : MPI_Win_unlock(1, B.win)) != 0;
     }
     if (bad)
@@ -56,8 +56,8 @@ static double win_epoch_us(reach_win_t *w, int get, size_t size, double c_us)
  * epoch for every implementation in use, c_us[i] of computation each:
  * reach's two modes with their samples interleaved, then MPI-3's in a
  * phase of its own, the target polling inside MPI. */
-static void win_measure(reach_win_t *w[2], int get, size_t size, const double c_us[3],
-                        double us[3][MAX_SAMPLES], double med[3])
+static void win_measure(reach_win_t *w[2], int get, size_t size, const double c_us[3], double us[3][MAX_SAMPLES],
+                        double med[3])
 {
     for (int s = 0; B.me == 0 && s < B.samples; s++)
         for (int m = 0; m < 2; m++)
@@ -118,8 +118,9 @@ void bench_win_latency(void)
     win_pair_create(B.max_size, w);
     if (B.me == 0)
         printf("\nwindow epochs on rank 1: lock (exclusive) + one operation + unlock (Santhanaraman08, Fig. 3; "
-               "us, median of %d)\n%10s %12s %12s %12s %12s %12s %12s\n", B.samples, "bytes", "put direct",
-               "put deferred", "put MPI-3", "get direct", "get deferred", "get MPI-3");
+               "us, median of %d)\n%10s %12s %12s %12s %12s %12s %12s\n",
+               B.samples, "bytes", "put direct", "put deferred", "put MPI-3", "get direct", "get deferred",
+               "get MPI-3");
     for (size_t size = 8; size <= B.max_size; size *= 4) {
         double med[2][3], us[2][3][MAX_SAMPLES];
         for (int get = 0; get < 2; get++)
@@ -153,8 +154,7 @@ void bench_win_overlap(void)
     if (B.me == 0)
         printf("\nsender-side overlap: lock + put + computation + unlock on rank 1 (Santhanaraman08, Figs. 4-5; "
                "us, median of %d; computation as a share of t0)\n%10s %-9s %9s %19s %19s %19s\n",
-               B.samples, "bytes", "impl", "t0", "50%: t  overlap", "100%: t  overlap",
-               "200%: t  overlap");
+               B.samples, "bytes", "impl", "t0", "50%: t  overlap", "100%: t  overlap", "200%: t  overlap");
     for (int z = 0; z < 3 && sizes[z] <= wsize; z++) {
         double us[4][3][MAX_SAMPLES], t[4][3] = {{0}};
         for (int k = 0; k < 4; k++) {
@@ -200,8 +200,8 @@ static void win_compute(long iters)
 /* The target's time (ms) for iters of computation while `origins` ranks
  * (0 and up, skipping 1) run epochs of size with implementation m (none
  * if m < 0) on w[m] or, for MPI-3, mw, and in *epochs how many they ran. */
-static double win_target_ms(int m, reach_win_t *w[2], MPI_Win mw, long iters, size_t size, int origins,
-                            long *flags[], long *epochs)
+static double win_target_ms(int m, reach_win_t *w[2], MPI_Win mw, long iters, size_t size, int origins, long *flags[],
+                            long *epochs)
 {
     long mine = 0;
     int origin = m >= 0 && B.me != 1 && (B.me == 0 ? 1 : B.me) < origins + 1;
@@ -251,7 +251,7 @@ void bench_win_receiver(void)
     if (!flags || reach_malloc(sizeof(long), (void **)flags) != REACH_SUCCESS)
         reach_abort(1, "reach-bench: set-up of the receiver-side test failed");
     win_pair_create(wsize, w);
-    MPI_Win mw = MPI_WIN_NULL;   /* every rank may be an origin */
+    MPI_Win mw = MPI_WIN_NULL; /* every rank may be an origin */
     void *mbase;
     if (win_impls() > WIN_MPI3)
         MPI_Win_allocate((MPI_Aint)((wsize + 15) & ~(size_t)15), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mbase, &mw);
@@ -272,8 +272,8 @@ void bench_win_receiver(void)
         json_values("target alone", "local", 0, 0, "ms", alone, ms, B.samples);
         printf("\nreceiver-side overlap: rank 1 computes %.1f ms alone while origins run lock (shared) + "
                "get + unlock on its window (Santhanaraman08, Fig. 6; ms, median of %d; x: against alone)\n"
-               "%-7s %10s %-9s %10s %6s %8s\n", alone, B.samples, "origins", "bytes", "impl", "target",
-               "x", "epochs");
+               "%-7s %10s %-9s %10s %6s %8s\n",
+               alone, B.samples, "origins", "bytes", "impl", "target", "x", "epochs");
     }
     for (int origins = 1; origins < B.np; origins = origins < B.np - 1 ? B.np - 1 : B.np)
         for (int z = 0; z < 3 && sizes[z] <= wsize; z++)
@@ -290,8 +290,7 @@ void bench_win_receiver(void)
                 json_values(name, win_impl[m], sizes[z], 0, "ms", t, ms, B.samples);
                 snprintf(name, sizeof name, "epochs, %d origin%s", origins, origins > 1 ? "s" : "");
                 json_values(name, win_impl[m], sizes[z], 0, "epochs", n, ep, B.samples);
-                printf("%-7d %10zu %-9s %10.2f %6.2f %8.0f%s\n", origins, sizes[z],
-                       win_modes[m], t, t / alone, n,
+                printf("%-7d %10zu %-9s %10.2f %6.2f %8.0f%s\n", origins, sizes[z], win_modes[m], t, t / alone, n,
                        origins + 1 > B.cores ? "   (more processes than cores)" : "");
             }
     if (mw != MPI_WIN_NULL)
@@ -319,8 +318,7 @@ void bench_lu(void)
     if (B.me == 0)
         printf("\nLU n=%d b=%d, blocks by exclusive lock/get/unlock (Santhanaraman08, Figs. 7-8; ms, median of "
                "%d runs; breakdown of the median run)\n%-3s %-9s %9s %8s %8s %8s %8s %8s %8s\n",
-               LU_N, LU_B, runs, "P", "impl", "time", "lock", "get", "unlock", "barrier", "compute",
-               "x direct");
+               LU_N, LU_B, runs, "P", "impl", "time", "lock", "get", "unlock", "barrier", "compute", "x direct");
     for (int p = 1; p <= B.np; p = p < B.np && 2 * p > B.np ? B.np : 2 * p) {
         double t[3] = {0, 0, 0};
         for (int m = 0; m < win_impls(); m++) {

@@ -30,16 +30,15 @@ static void bench_transfer(const char *name, enum op r, enum op m, enum op l)
     phase_end(1);
     if (B.me == 0) {
         printf("\n%s latency (us, median of %d) and bandwidth\n", name, B.samples);
-        printf("%10s %10s %10s %10s %10s %11s %10s\n", "bytes", "reach", "MPI-3", "local",
-               "MPI/reach", "% of local", "reach GB/s");
+        printf("%10s %10s %10s %10s %10s %11s %10s\n", "bytes", "reach", "MPI-3", "local", "MPI/reach", "% of local",
+               "reach GB/s");
         for (int k = 0; k < nsizes; k++) {
             size_t size = (size_t)8 << k;
             static const char *const impl[3] = {"reach", "mpi3", "local"};
             for (int i = 0; i < 3; i++)
                 json_result(name, impl[i], size, med[k][i], us[k][i]);
-            printf("%10zu %10.3f %10.3f %10.3f %10.1f %10.0f%% %10.2f\n", size, med[k][0], med[k][1],
-                   med[k][2], med[k][1] / med[k][0], 100.0 * med[k][2] / med[k][0],
-                   (double)size / med[k][0] * 1e-3);
+            printf("%10zu %10.3f %10.3f %10.3f %10.1f %10.0f%% %10.2f\n", size, med[k][0], med[k][1], med[k][2],
+                   med[k][1] / med[k][0], 100.0 * med[k][2] / med[k][0], (double)size / med[k][0] * 1e-3);
         }
         fflush(stdout);
     }
@@ -59,8 +58,8 @@ void bench_strided(void)
     size_t total = B.max_size;
     if (B.me == 0) {
         printf("\nstrided against contiguous, %zu bytes in all (GB/s, median of %d)\n", total, B.samples);
-        printf("%10s %10s %10s %10s %10s %10s %10s\n", "run bytes", "put", "% contig", "get",
-               "% contig", "acc", "% contig");
+        printf("%10s %10s %10s %10s %10s %10s %10s\n", "run bytes", "put", "% contig", "get", "% contig", "acc",
+               "% contig");
         for (size_t run = 8; run <= 65536 && run <= total; run *= 2) {
             memset(&B.shape, 0, sizeof B.shape);
             B.shape.levels = 1;
@@ -72,13 +71,13 @@ void bench_strided(void)
              * same total. */
             measure(6, ops, total, us, med);
             for (int k = 0; k < 6; k++)
-                json_values(names[k / 2], k % 2 ? "reach contiguous" : "reach strided", run, total, "us",
-                            med[k], us[k], B.samples);
+                json_values(names[k / 2], k % 2 ? "reach contiguous" : "reach strided", run, total, "us", med[k], us[k],
+                            B.samples);
             double gb[6];
             for (int k = 0; k < 6; k++)
                 gb[k] = (double)total / med[k] * 1e-3;
-            printf("%10zu %10.2f %9.0f%% %10.2f %9.0f%% %10.2f %9.0f%%\n", run, gb[0],
-                   100 * gb[0] / gb[1], gb[2], 100 * gb[2] / gb[3], gb[4], 100 * gb[4] / gb[5]);
+            printf("%10zu %10.2f %9.0f%% %10.2f %9.0f%% %10.2f %9.0f%%\n", run, gb[0], 100 * gb[0] / gb[1], gb[2],
+                   100 * gb[2] / gb[3], gb[4], 100 * gb[4] / gb[5]);
             fflush(stdout);
         }
     }
@@ -116,10 +115,10 @@ static double nb_us(int get, int mpi, size_t size, double c_us)
             bad |= (get ? reach_get_nb(B.seg_target, B.dst, size, 1, &req)
                         : reach_put_nb(B.src, B.seg_target, size, 1, &req)) != 0;
         for (double end = now() + 1e-6 * c_us; now() < end;)
-            ;   /* the computation */
+            ; /* the computation */
         bad |= (mpi ? MPI_Win_flush_local(1, B.win) : reach_wait(&req)) != 0;
     }
-    bad |= (mpi ? MPI_Win_flush(1, B.win) : reach_fence(1)) != 0;   /* puts complete between samples */
+    bad |= (mpi ? MPI_Win_flush(1, B.win) : reach_fence(1)) != 0; /* puts complete between samples */
     if (bad)
         reach_abort(1, "reach-bench: a non-blocking transfer failed");
     return 1e6 * (now() - t0) / NB_ITERS;
@@ -128,11 +127,11 @@ static double nb_us(int get, int mpi, size_t size, double c_us)
 void bench_nb_overlap(void)
 {
     static const char *const impl[4] = {"reach get", "reach put", "mpi3 get", "mpi3 put"};
-    int impls = B.np <= B.cores ? 4 : 2;   /* MPICH busy-polls: MPI-3 only where the job fits */
+    int impls = B.np <= B.cores ? 4 : 2; /* MPICH busy-polls: MPI-3 only where the job fits */
     if (B.me == 0)
         printf("\nnon-blocking transfer + computation + wait on rank 1 (us, median of %d; computation as a "
-               "share of t0)\n%10s %-9s %9s %19s %19s\n", B.samples, "bytes", "impl", "t0", "100%: t  overlap",
-               "200%: t  overlap");
+               "share of t0)\n%10s %-9s %9s %19s %19s\n",
+               B.samples, "bytes", "impl", "t0", "100%: t  overlap", "200%: t  overlap");
     for (size_t size = 8; size <= B.max_size; size *= 8) {
         double us[NB_SHARES][4][MAX_SAMPLES], t[NB_SHARES][4] = {{0}};
         for (int k = 0; k < NB_SHARES; k++) {

@@ -17,7 +17,7 @@
 
 static const struct net_case {
     const char *name;
-    const char *var, *value;   /* what makes the backend cross TCP */
+    const char *var, *value; /* what makes the backend cross TCP */
 } nets[] = {
     {"ucx", "REACH_UCX_TLS", "tcp,self"},
     {"ofi", "REACH_OFI_PROVIDER", "tcp"},
@@ -29,7 +29,7 @@ static const struct {
     size_t size;
     const char *name;
 } net_ops[] = {
-    {REACH_PUT, 8, "put"}, {REACH_GET, 8, "get"}, {REACH_FADD, 8, "fetch-and-add"},
+    {REACH_PUT, 8, "put"},        {REACH_GET, 8, "get"},        {REACH_FADD, 8, "fetch-and-add"},
     {REACH_PUT, 64 << 10, "put"}, {REACH_GET, 64 << 10, "get"},
 };
 enum { NOPS = sizeof net_ops / sizeof net_ops[0] };
@@ -114,8 +114,7 @@ void bench_networks(const struct experiment *x, const char *out)
         for (int n = 0; n < NNETS; n++)
             if (have[n]) {
                 med[n] = median(rmed[n][k], NET_ROUNDS);
-                json_values(net_ops[k].name, nets[n].name, net_ops[k].size, 0, "us", med[n], rmed[n][k],
-                            NET_ROUNDS);
+                json_values(net_ops[k].name, nets[n].name, net_ops[k].size, 0, "us", med[n], rmed[n][k], NET_ROUNDS);
             }
         printf("%-14s %8zu %10.2f %10.2f %9.2f\n", net_ops[k].name, net_ops[k].size, med[0], med[1],
                med[0] > 0 && med[1] > 0 ? med[1] / med[0] : 0.0);
@@ -123,10 +122,9 @@ void bench_networks(const struct experiment *x, const char *out)
             ucx_get = med[0];
     }
     static const char *const way[FLOOR_WAYS] = {"no wait object", "a descriptor to wait on",
-                                                 "and a thread of its own answering"};
+                                                "and a thread of its own answering"};
     if (floor[0] > 0 || floor[1] > 0 || floor[2] > 0) {
-        printf("libfabric's tcp provider alone, 8 B there and back, queues polled (us, median of %d):",
-               B.samples);
+        printf("libfabric's tcp provider alone, 8 B there and back, queues polled (us, median of %d):", B.samples);
         for (int w = 0; w < FLOOR_WAYS; w++) {
             char impl[64];
             snprintf(impl, sizeof impl, "libfabric tcp alone, %s", way[w]);
@@ -134,7 +132,7 @@ void bench_networks(const struct experiment *x, const char *out)
                 json_values("round trip", impl, 8, 0, "us", floor[w], floor_us[w], B.samples);
             printf("%s %s %.2f", w ? ";" : "", way[w], floor[w]);
         }
-        if (ucx_get > 0 && floor[FLOOR_WAYS - 1] > 0)   /* the last is how the ofi backend works */
+        if (ucx_get > 0 && floor[FLOOR_WAYS - 1] > 0) /* the last is how the ofi backend works */
             printf(" (%.2f x ucx/tcp's 8 B get)", floor[FLOOR_WAYS - 1] / ucx_get);
         printf("\n");
     }

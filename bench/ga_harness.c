@@ -68,7 +68,7 @@ void record(const char *series, size_t x, const char *label, const char *unit, c
  * process runs the batches and rank 0's times decide. */
 static long calibrate(batch_fn fn, void *arg, int collective)
 {
-    long step[2] = {1, 0};   /* operations; batches in a row that lasted long enough */
+    long step[2] = {1, 0}; /* operations; batches in a row that lasted long enough */
     while (step[1] < 2) {
         double t0 = now();
         fn(step[0], arg);
@@ -175,8 +175,10 @@ void write_json(FILE *f, const char *impl, struct load before, struct load after
     fprintf(f, "{\n  \"experiment\": \"ga\", \"title\": \"Global Arrays operations (ga-bench)\", "
                "\"figure\": \"\", \"x\": \"size\", \"plot\": \"panels\",\n  \"machine\": {\"host\": ");
     json_string(f, host);
-    fprintf(f, ", \"cores\": %d, \"processes\": %d, \"nodes\": 1, \"target\": \"same node\", "
-               "\"oversubscribed\": %s, \"mpi\": ", cores, B.np, B.np > cores ? "true" : "false");
+    fprintf(f,
+            ", \"cores\": %d, \"processes\": %d, \"nodes\": 1, \"target\": \"same node\", "
+            "\"oversubscribed\": %s, \"mpi\": ",
+            cores, B.np, B.np > cores ? "true" : "false");
     json_string(f, mpi);
     fprintf(f, "},\n  \"samples\": %d,\n  \"environment\": {", B.samples);
     int first = 1;
@@ -200,8 +202,8 @@ void write_json(FILE *f, const char *impl, struct load before, struct load after
         const struct result *r = &B.res[k];
         fprintf(f, "%s\n    {\"series\": \"%s\", \"impl\": ", k ? "," : "", r->series);
         json_string(f, impl);
-        fprintf(f, ", \"x\": %zu, \"unit\": \"%s\", \"median\": %.6g, \"q1\": %.6g, \"q3\": %.6g, \"samples\": [",
-                r->x, r->unit, r->median, r->q1, r->q3);
+        fprintf(f, ", \"x\": %zu, \"unit\": \"%s\", \"median\": %.6g, \"q1\": %.6g, \"q3\": %.6g, \"samples\": [", r->x,
+                r->unit, r->median, r->q1, r->q3);
         for (int s = 0; s < B.samples; s++)
             fprintf(f, "%s%.6g", s ? ", " : "", r->v[s]);
         fprintf(f, "]}");

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define CHUNK_BYTES ((size_t)1 << 20)   /* the most any operation moves to or from one process */
-#define CHUNK ((int)(CHUNK_BYTES / sizeof(double)) + 1)   /* doubles on each process (odd: see ga_main.c) */
+#define CHUNK_BYTES ((size_t)1 << 20)                   /* the most any operation moves to or from one process */
+#define CHUNK ((int)(CHUNK_BYTES / sizeof(double)) + 1) /* doubles on each process (odd: see ga_main.c) */
 #define MAX_RESULTS 96
 
 struct result {
@@ -23,11 +23,11 @@ struct result {
 
 struct ga_bench {
     int me, np, samples;
-    double batch;        /* seconds a sample should last */
-    size_t max_bytes;    /* the largest get, put or acc */
-    int g_data;          /* doubles, CHUNK on each process */
-    int target;          /* the process holding the patches rank 0 gets, puts and accs */
-    double *src, *buf;   /* CHUNK doubles each; src holds pattern(me, i) */
+    double batch;      /* seconds a sample should last */
+    size_t max_bytes;  /* the largest get, put or acc */
+    int g_data;        /* doubles, CHUNK on each process */
+    int target;        /* the process holding the patches rank 0 gets, puts and accs */
+    double *src, *buf; /* CHUNK doubles each; src holds pattern(me, i) */
     struct result res[MAX_RESULTS];
     int nres;
 };

@@ -76,20 +76,21 @@ extern void openblas_set_num_threads(int threads) __attribute__((weak));
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ga-bench [--impl NAME] [--out DIR] [--quick] [--network]\n"
-               "  --impl NAME  the ARMCI library linked in, as the results name it (%s)\n"
-               "  --out DIR    where to write ga-np<N>-<impl>.json (default reach-results)\n"
-               "  --quick      7 samples and transfers up to 64 KiB (under 20 s)\n"
-               "  --network    every process its own node: all traffic through the network\n"
-               "               (REACH_NODE_SIZE=1, MPIR_CVAR_NOLOCAL=1); NAME gets \"-net\"\n"
-               "  --help       this message\n",
+    fprintf(f,
+            "usage: ga-bench [--impl NAME] [--out DIR] [--quick] [--network]\n"
+            "  --impl NAME  the ARMCI library linked in, as the results name it (%s)\n"
+            "  --out DIR    where to write ga-np<N>-<impl>.json (default reach-results)\n"
+            "  --quick      7 samples and transfers up to 64 KiB (under 20 s)\n"
+            "  --network    every process its own node: all traffic through the network\n"
+            "               (REACH_NODE_SIZE=1, MPIR_CVAR_NOLOCAL=1); NAME gets \"-net\"\n"
+            "  --help       this message\n",
             GA_BENCH_IMPL[0] ? "default " GA_BENCH_IMPL : "required");
 }
 
 int main(int argc, char **argv)
 {
     const char *impl = GA_BENCH_IMPL[0] ? GA_BENCH_IMPL : NULL, *out = "reach-results";
-    const char *bad = NULL;   /* the first argument not understood */
+    const char *bad = NULL; /* the first argument not understood */
     int quick = 0, network = 0;
     /* The network path is chosen before MPI starts: MPICH reads its
      * variables at MPI_Init, reach at ARMCI_Init. Both are set whichever
@@ -112,7 +113,7 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
         } else if (strcmp(argv[i], "--network") == 0) {
-            continue;   /* taken before MPI_Init */
+            continue; /* taken before MPI_Init */
         } else if (strcmp(argv[i], "--impl") == 0 && i + 1 < argc && argv[i + 1][0]) {
             impl = argv[++i];
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc && argv[i + 1][0]) {
@@ -175,8 +176,8 @@ int main(int argc, char **argv)
         char host[256] = "unknown";
         gethostname(host, sizeof host);
         host[sizeof host - 1] = '\0';
-        printf("ga-bench: %s, %d processes on %s (%ld cores); %d samples of about %.0f ms per figure\n\n",
-               impl, B.np, host, sysconf(_SC_NPROCESSORS_ONLN), B.samples, B.batch * 1e3);
+        printf("ga-bench: %s, %d processes on %s (%ld cores); %d samples of about %.0f ms per figure\n\n", impl, B.np,
+               host, sysconf(_SC_NPROCESSORS_ONLN), B.samples, B.batch * 1e3);
         printf("%-12s %10s %12s %-5s %s\n", "operation", "size", "median", "unit", "[q1 - q3]");
         fflush(stdout);
     }

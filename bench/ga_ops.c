@@ -23,8 +23,8 @@ static const char *xfer_names[] = {"get", "put", "acc"};
 
 struct xfer_arg {
     enum xfer op;
-    int n;       /* doubles */
-    long done;   /* operations so far */
+    int n;     /* doubles */
+    long done; /* operations so far */
 };
 
 static double xfer_batch(long iters, void *p)
@@ -37,15 +37,9 @@ static double xfer_batch(long iters, void *p)
     double t0 = now();
     for (long i = 0; i < iters; i++) {
         switch (a->op) {
-        case GET:
-            NGA_Get(B.g_data, &lo, &hi, B.buf, &ld);
-            break;
-        case PUT:
-            NGA_Put(B.g_data, &lo, &hi, B.src, &ld);
-            break;
-        case ACC:
-            NGA_Acc(B.g_data, &lo, &hi, B.src, &ld, &one);
-            break;
+        case GET: NGA_Get(B.g_data, &lo, &hi, B.buf, &ld); break;
+        case PUT: NGA_Put(B.g_data, &lo, &hi, B.src, &ld); break;
+        case ACC: NGA_Acc(B.g_data, &lo, &hi, B.src, &ld, &one); break;
         }
     }
     if (a->op != GET)
@@ -62,8 +56,7 @@ static void check_xfer(const struct xfer_arg *a)
     if (a->op != GET)
         NGA_Get(B.g_data, &lo, &hi, B.buf, &ld);
     for (int i = 0; i < a->n; i++) {
-        double want = a->op == GET ? (double)(lo + i)
-                    : a->op == PUT ? pattern(0, i) : (double)a->done * pattern(0, i);
+        double want = a->op == GET ? (double)(lo + i) : a->op == PUT ? pattern(0, i) : (double)a->done * pattern(0, i);
         if (B.buf[i] != want)
             fail("%s of %d doubles: element %d is %g, not %g", xfer_names[a->op], a->n, i, B.buf[i], want);
     }
@@ -111,7 +104,7 @@ void bench_transfers(void)
 
 struct count_arg {
     int g;
-    long done, last;   /* increments so far; the value the last one returned */
+    long done, last; /* increments so far; the value the last one returned */
 };
 
 static double read_inc_batch(long iters, void *p)
@@ -164,7 +157,7 @@ void bench_read_inc(void)
 /* ---- GA_Sync, alone and after puts to every process ---- */
 
 struct sync_arg {
-    int n;   /* doubles each process puts to every process before GA_Sync; 0: none */
+    int n; /* doubles each process puts to every process before GA_Sync; 0: none */
 };
 
 static double sync_batch(long iters, void *p)
@@ -198,8 +191,7 @@ static void check_sync(int n)
     for (int r = 0; r < B.np; r++)
         for (int i = 0; i < n; i++)
             if (B.buf[r * n + i] != pattern(r, i))
-                fail("after GA_Sync: element %d put by rank %d is %g, not %g", i, r, B.buf[r * n + i],
-                     pattern(r, i));
+                fail("after GA_Sync: element %d put by rank %d is %g, not %g", i, r, B.buf[r * n + i], pattern(r, i));
 }
 
 void bench_sync(void)
@@ -228,7 +220,7 @@ void bench_sync(void)
 /* ---- GA_Dgop: a sum over every process ---- */
 
 struct dgop_arg {
-    int n;       /* doubles */
+    int n; /* doubles */
     double *x;
 };
 
@@ -253,7 +245,7 @@ void bench_dgop(void)
         struct dgop_arg a = {counts[z], x};
         double v[MAX_SAMPLES];
         for (int i = 0; i < a.n; i++)
-            x[i] = 0;   /* sums of zeros stay exact however many run */
+            x[i] = 0; /* sums of zeros stay exact however many run */
         sample(dgop_batch, &a, 1, v);
         for (int i = 0; i < a.n; i++)
             x[i] = pattern(B.me, i);
@@ -280,8 +272,8 @@ void bench_dgop(void)
 
 struct scatter_arg {
     int n;
-    int **subs;     /* n subscripts */
-    double *ones;   /* n values */
+    int **subs;   /* n subscripts */
+    double *ones; /* n values */
     long done;
 };
 
@@ -354,7 +346,7 @@ void bench_scatter_acc(void)
 /* ---- GA_Dgemm by all ---- */
 
 struct dgemm_arg {
-    int n, a, b, c;   /* order; the arrays */
+    int n, a, b, c; /* order; the arrays */
 };
 
 static double dgemm_batch(long iters, void *p)
@@ -424,4 +416,3 @@ void bench_dgemm(void)
         GA_Destroy(m.a);
     }
 }
-

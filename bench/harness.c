@@ -31,9 +31,7 @@ static double run_batch(enum op op, size_t size, long iters)
             bad |= reach_put(B.src, B.seg_target, size, 1) != 0;
             bad |= reach_fence(1) != 0;
             break;
-        case REACH_GET:
-            bad |= reach_get(B.seg_target, B.dst, size, 1) != 0;
-            break;
+        case REACH_GET: bad |= reach_get(B.seg_target, B.dst, size, 1) != 0; break;
         case REACH_ACC:
             bad |= reach_acc(REACH_DOUBLE, &one, B.acc_src, B.seg_target, size, 1) != 0;
             bad |= reach_fence(1) != 0;
@@ -47,8 +45,8 @@ static double run_batch(enum op op, size_t size, long iters)
             bad |= MPI_Win_flush(1, B.win) != 0;
             break;
         case MPI_ACC:
-            bad |= MPI_Accumulate(B.acc_src, (int)(size / 8), MPI_DOUBLE, 1, 0, (int)(size / 8),
-                                  MPI_DOUBLE, MPI_SUM, B.win) != 0;
+            bad |= MPI_Accumulate(B.acc_src, (int)(size / 8), MPI_DOUBLE, 1, 0, (int)(size / 8), MPI_DOUBLE, MPI_SUM,
+                                  B.win) != 0;
             bad |= MPI_Win_flush(1, B.win) != 0;
             break;
         case LOCAL_COPY:
@@ -59,9 +57,7 @@ static double run_batch(enum op op, size_t size, long iters)
             local_acc(B.acc_dst, B.acc_src, one, size / 8);
             __asm__ __volatile__("" ::: "memory");
             break;
-        case REACH_FADD:
-            bad |= reach_fetch_add_i64((int64_t *)(void *)B.seg_target, 1, &old, 1) != 0;
-            break;
+        case REACH_FADD: bad |= reach_fetch_add_i64((int64_t *)(void *)B.seg_target, 1, &old, 1) != 0; break;
         case MPI_FADD: {
             int64_t inc = 1;
             bad |= MPI_Fetch_and_op(&inc, &old, MPI_INT64_T, 1, 0, MPI_SUM, B.win) != 0;
@@ -76,18 +72,14 @@ static double run_batch(enum op op, size_t size, long iters)
             bad |= MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, B.win) != 0;
             bad |= MPI_Win_unlock(1, B.win) != 0;
             break;
-        case REACH_BARRIER:
-            bad |= reach_barrier() != 0;
-            break;
-        case MPI_BARRIER:
-            bad |= MPI_Barrier(MPI_COMM_WORLD) != 0;
-            break;
+        case REACH_BARRIER: bad |= reach_barrier() != 0; break;
+        case MPI_BARRIER: bad |= MPI_Barrier(MPI_COMM_WORLD) != 0; break;
         case REACH_PUTS:
             bad |= reach_put_strided(B.src, B.seg_target, &B.shape, 1) != 0;
             bad |= reach_fence(1) != 0;
             break;
         case REACH_GETS: {
-            reach_strided_t g = B.shape;   /* remote side strided, local packed */
+            reach_strided_t g = B.shape; /* remote side strided, local packed */
             g.src_stride[0] = B.shape.dst_stride[0];
             g.dst_stride[0] = B.shape.src_stride[0];
             bad |= reach_get_strided(B.seg_target, B.dst, &g, 1) != 0;
@@ -135,19 +127,20 @@ void measure(int n, const enum op *ops, size_t size, double us[][MAX_SAMPLES], d
         med[k] = median(us[k], B.samples);
 }
 
-void json_values(const char *op, const char *impl, size_t x, size_t bytes, const char *unit,
-                 double median, const double *v, int n)
+void json_values(const char *op, const char *impl, size_t x, size_t bytes, const char *unit, double median,
+                 const double *v, int n)
 {
     if (!B.json)
         return;
     double sorted[MAX_SAMPLES];
     sort_samples(v, n, sorted);
-    fprintf(B.json, "%s\n    {\"series\": \"%s\", \"impl\": \"%s\", \"x\": %zu, ", B.json_first ? "" : ",",
-            op, impl, x);
+    fprintf(B.json, "%s\n    {\"series\": \"%s\", \"impl\": \"%s\", \"x\": %zu, ", B.json_first ? "" : ",", op, impl,
+            x);
     if (bytes)
         fprintf(B.json, "\"bytes\": %zu, ", bytes);
-    fprintf(B.json, "\"unit\": \"%s\", \"median\": %.6f, \"min\": %.6f, \"q1\": %.6f, \"q3\": %.6f, "
-                    "\"max\": %.6f, \"samples\": [",
+    fprintf(B.json,
+            "\"unit\": \"%s\", \"median\": %.6f, \"min\": %.6f, \"q1\": %.6f, \"q3\": %.6f, "
+            "\"max\": %.6f, \"samples\": [",
             unit, median, sorted[0], quantile(sorted, n, 0.25), quantile(sorted, n, 0.75), sorted[n - 1]);
     for (int s = 0; s < n; s++)
         fprintf(B.json, "%s%.6f", s ? ", " : "", v[s]);
@@ -205,14 +198,13 @@ void describe_run(void)
     MPI_Get_library_version(lib, &len);
     lib[strcspn(lib, "\n")] = '\0';
     char safe[MPI_MAX_LIBRARY_VERSION_STRING];
-    size_t n = (size_t)snprintf(run_header, sizeof run_header,
-                                "  \"machine\": {\"host\": \"%s\", \"cores\": %d, \"processes\": %d, "
-                                "\"nodes\": %d, \"target\": \"%s\", \"oversubscribed\": %s, "
-                                "\"mpi\": \"%s\"},\n  \"samples\": %d,\n  \"environment\": {",
-                                host, B.cores, B.np, reach_node_count(),
-                                reach_same_node(1) ? "same node" : "other node",
-                                B.np > B.cores ? "true" : "false", json_safe(lib, safe, sizeof safe),
-                                B.samples);
+    size_t n =
+        (size_t)snprintf(run_header, sizeof run_header,
+                         "  \"machine\": {\"host\": \"%s\", \"cores\": %d, \"processes\": %d, "
+                         "\"nodes\": %d, \"target\": \"%s\", \"oversubscribed\": %s, "
+                         "\"mpi\": \"%s\"},\n  \"samples\": %d,\n  \"environment\": {",
+                         host, B.cores, B.np, reach_node_count(), reach_same_node(1) ? "same node" : "other node",
+                         B.np > B.cores ? "true" : "false", json_safe(lib, safe, sizeof safe), B.samples);
     extern char **environ;
     int first = 1;
     for (char **e = environ; *e && n < sizeof run_header - 512; e++) {
@@ -221,8 +213,8 @@ void describe_run(void)
         char var[256];
         json_safe(*e, var, sizeof var);
         size_t eq = strcspn(var, "=");
-        n += (size_t)snprintf(run_header + n, sizeof run_header - n, "%s\"%.*s\": \"%s\"",
-                              first ? "" : ", ", (int)eq, var, var + eq + (var[eq] ? 1 : 0));
+        n += (size_t)snprintf(run_header + n, sizeof run_header - n, "%s\"%.*s\": \"%s\"", first ? "" : ", ", (int)eq,
+                              var, var + eq + (var[eq] ? 1 : 0));
         first = 0;
     }
     snprintf(run_header + n, sizeof run_header - n, "},\n");
@@ -263,8 +255,9 @@ void experiment_begin(const struct experiment *x, const char *out)
         perror(path);
         return;
     }
-    fprintf(B.json, "{\n  \"experiment\": \"%s\", \"title\": \"%s\", \"figure\": \"%s\", "
-                    "\"x\": \"%s\", \"plot\": \"%s\",\n%s",
+    fprintf(B.json,
+            "{\n  \"experiment\": \"%s\", \"title\": \"%s\", \"figure\": \"%s\", "
+            "\"x\": \"%s\", \"plot\": \"%s\",\n%s",
             x->name, x->title, x->figure, x->x, x->plot, run_header);
     json_load("load_before");
     fprintf(B.json, ",\n  \"results\": [");

@@ -13,21 +13,35 @@
 #include <stdio.h>
 
 enum op {
-    REACH_PUT, REACH_GET, REACH_ACC, MPI_PUT, MPI_GET, MPI_ACC, LOCAL_COPY, LOCAL_ACC,
-    REACH_FADD, MPI_FADD, REACH_LOCK, MPI_LOCK, REACH_BARRIER, MPI_BARRIER,
-    REACH_PUTS, REACH_GETS, REACH_ACCS
+    REACH_PUT,
+    REACH_GET,
+    REACH_ACC,
+    MPI_PUT,
+    MPI_GET,
+    MPI_ACC,
+    LOCAL_COPY,
+    LOCAL_ACC,
+    REACH_FADD,
+    MPI_FADD,
+    REACH_LOCK,
+    MPI_LOCK,
+    REACH_BARRIER,
+    MPI_BARRIER,
+    REACH_PUTS,
+    REACH_GETS,
+    REACH_ACCS
 };
 
 struct bench {
     int me, np, cores, samples;
     size_t max_size;
-    char *seg_target;      /* rank 1's segment (its address) */
-    char *src, *dst;       /* local buffers */
+    char *seg_target; /* rank 1's segment (its address) */
+    char *src, *dst;  /* local buffers */
     double *acc_src, *acc_dst;
     reach_mutexes_t *mutexes;
-    MPI_Comm pair;         /* ranks 0 and 1 */
+    MPI_Comm pair; /* ranks 0 and 1 */
     MPI_Win win;
-    reach_strided_t shape;  /* of the strided table: runs spread at twice their length */
+    reach_strided_t shape; /* of the strided table: runs spread at twice their length */
     FILE *json;
     int json_first;
 };
@@ -50,8 +64,8 @@ void measure(int n, const enum op *ops, size_t size, double us[][MAX_SAMPLES], d
  * (smallest, 25th and 75th percentile, largest): a point x of the series
  * `op` of implementation impl, in the open experiment's file. bytes, if
  * not 0, is what one operation moved where x does not say it. */
-void json_values(const char *op, const char *impl, size_t x, size_t bytes, const char *unit,
-                 double median, const double *v, int n);
+void json_values(const char *op, const char *impl, size_t x, size_t bytes, const char *unit, double median,
+                 const double *v, int n);
 /* The same, of B.samples samples in microseconds and nothing more moved. */
 void json_result(const char *op, const char *impl, size_t size, double median, const double *us);
 

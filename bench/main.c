@@ -24,25 +24,23 @@
  * draws it. */
 static const struct experiment experiments[] = {
     {"networks", NULL, "The network backends over TCP: 8 B and 64 KiB operations", "", "bytes", "bars"},
-    {"transfer", bench_transfers, "Contiguous put, get and accumulate against MPI-3 RMA", "", "bytes",
-     "loglog"},
-    {"strided", bench_strided, "Strided against contiguous transfers of the same total", "Nieplocha02",
-     "run bytes", "strided"},
-    {"nb_overlap", bench_nb_overlap, "Non-blocking get and put: computation while the transfer is in flight",
-     "", "computation, % of the transfer", "overlap"},
+    {"transfer", bench_transfers, "Contiguous put, get and accumulate against MPI-3 RMA", "", "bytes", "loglog"},
+    {"strided", bench_strided, "Strided against contiguous transfers of the same total", "Nieplocha02", "run bytes",
+     "strided"},
+    {"nb_overlap", bench_nb_overlap, "Non-blocking get and put: computation while the transfer is in flight", "",
+     "computation, % of the transfer", "overlap"},
     {"sync", bench_sync, "Fetch-and-add, lock+unlock and barrier against MPI-3", "", "", "bars"},
-    {"ga_sync", bench_ga_sync, "GA_Sync: writes to every rank, then fence + barrier",
-     "Buntinas03, Fig. 7", "", "bars"},
-    {"locks", bench_locks, "P processes lock and unlock one lock on rank 0", "Buntinas03, Figs. 8-10",
-     "processes", "lines"},
-    {"win_latency", bench_win_latency, "Window epoch: lock + one put or get + unlock",
-     "Santhanaraman08, Fig. 3", "bytes", "loglog"},
+    {"ga_sync", bench_ga_sync, "GA_Sync: writes to every rank, then fence + barrier", "Buntinas03, Fig. 7", "", "bars"},
+    {"locks", bench_locks, "P processes lock and unlock one lock on rank 0", "Buntinas03, Figs. 8-10", "processes",
+     "lines"},
+    {"win_latency", bench_win_latency, "Window epoch: lock + one put or get + unlock", "Santhanaraman08, Fig. 3",
+     "bytes", "loglog"},
     {"win_overlap", bench_win_overlap, "Sender-side overlap: computation inside the epoch",
      "Santhanaraman08, Figs. 4-5", "computation, % of the epoch", "overlap"},
     {"win_receiver", bench_win_receiver, "Receiver-side overlap: the target computes while origins work",
      "Santhanaraman08, Fig. 6", "bytes", "receiver"},
-    {"lu", bench_lu, "Blocked LU over a window, blocks by lock/get/unlock", "Santhanaraman08, Figs. 7-8",
-     "processes", "stacked"},
+    {"lu", bench_lu, "Blocked LU over a window, blocks by lock/get/unlock", "Santhanaraman08, Figs. 7-8", "processes",
+     "stacked"},
 };
 enum { NEXPERIMENTS = sizeof experiments / sizeof experiments[0] };
 static int selected[NEXPERIMENTS];
@@ -104,8 +102,8 @@ static int find_report(char *path, size_t len)
         if (access(path, R_OK) == 0)
             return 0;
     }
-    fprintf(stderr, "reach-bench: cannot find reach-report.py: looked for %s/%s and %s/%s\n", bin, where[0],
-            bin, where[1]);
+    fprintf(stderr, "reach-bench: cannot find reach-report.py: looked for %s/%s and %s/%s\n", bin, where[0], bin,
+            where[1]);
     return -1;
 }
 
@@ -196,8 +194,7 @@ int main(int argc, char **argv)
     /* Room for the strided table's gaps: 8-byte runs at a stride of 80. */
     size_t seg = 10 * B.max_size + 4096;
     void **bases = malloc(sizeof(void *) * (size_t)B.np);
-    if (reach_malloc(seg, bases) != REACH_SUCCESS ||
-        reach_mutexes_create(1, &B.mutexes) != REACH_SUCCESS)
+    if (reach_malloc(seg, bases) != REACH_SUCCESS || reach_mutexes_create(1, &B.mutexes) != REACH_SUCCESS)
         reach_abort(1, "reach-bench: set-up failed");
     memset(bases[B.me], 0, seg);
     B.seg_target = bases[1];
@@ -230,8 +227,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "reach-bench: cannot make the results folder %s: %s\n", out, strerror(errno));
             reach_abort(2, "reach-bench: no results folder");
         }
-        printf("reach-bench: %d processes on %d node(s), %d cores; origin rank 0, target rank 1 (%s)\n",
-               B.np, reach_node_count(), B.cores, reach_same_node(1) ? "same node" : "other node");
+        printf("reach-bench: %d processes on %d node(s), %d cores; origin rank 0, target rank 1 (%s)\n", B.np,
+               reach_node_count(), B.cores, reach_same_node(1) ? "same node" : "other node");
         printf("reach put and acc include reach_fence; MPI-3 ops include MPI_Win_flush\n");
         describe_run();
     }
@@ -251,12 +248,10 @@ int main(int argc, char **argv)
             char note[64] = "";
             if (read_load(load))
                 snprintf(note, sizeof note, "; load average %.2f on %d cores", load[0], B.cores);
-            progress("reach-bench: [%d/%d] %s done in %.0f s%s\n", done, total, experiments[e].name, now() - t0,
-                     note);
+            progress("reach-bench: [%d/%d] %s done in %.0f s%s\n", done, total, experiments[e].name, now() - t0, note);
         }
     }
     mpi_end_lock_all();
-
 
     if (B.me < 2) {
         MPI_Win_free(&B.win);
@@ -273,7 +268,9 @@ int main(int argc, char **argv)
     fflush(stdout);
     int st = run_report(out, NULL, NULL);
     if (st != 0)
-        fprintf(stderr, "reach-bench: the report was not made (status %d); the samples are in %s/*.json, "
-                        "from which reach-report.py %s makes it\n", st, out, out);
+        fprintf(stderr,
+                "reach-bench: the report was not made (status %d); the samples are in %s/*.json, "
+                "from which reach-report.py %s makes it\n",
+                st, out, out);
     return st;
 }

@@ -28,10 +28,10 @@ static struct {
     struct fid_ep *ep;
     struct fid_cq *cq;
     fi_addr_t peer;
-    MPI_Comm pair;   /* ranks 0 and 1 */
+    MPI_Comm pair; /* ranks 0 and 1 */
     char buf[2][64];
     struct fi_context ctx[2];
-    long trips;   /* the target answers this many */
+    long trips; /* the target answers this many */
 } F;
 
 /* Waits for the next arrival (FLOOR_PATIENCE at most: the other side
@@ -83,8 +83,7 @@ static int floor_open(int wait_fd, const char **where)
     hints->mode = FI_CONTEXT;
     hints->domain_attr->threading = FI_THREAD_SAFE;
     hints->fabric_attr->prov_name = strdup("tcp");
-    struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = wait_fd ? FI_WAIT_FD : FI_WAIT_NONE,
-                           .size = 64};
+    struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = wait_fd ? FI_WAIT_FD : FI_WAIT_NONE, .size = 64};
     struct fi_av_attr aa = {.type = FI_AV_TABLE};
     char name[2][256] = {{0}};
     size_t len = sizeof name[0];
@@ -146,7 +145,7 @@ static double floor_run(int way, double *us)
             else
                 pthread_join(t, NULL);
         } else {
-            for (int s = -1; s < B.samples && rc == 0; s++) {   /* s = -1: warm-up */
+            for (int s = -1; s < B.samples && rc == 0; s++) { /* s = -1: warm-up */
                 double t0 = now();
                 for (int i = 0; i < FLOOR_ROUNDS && rc == 0; i++)
                     if ((rc = floor_send()) == 0)
@@ -155,7 +154,7 @@ static double floor_run(int way, double *us)
                     us[s] = 1e6 * (now() - t0) / FLOOR_ROUNDS;
             }
         }
-        int worst, mine = rc ? rc : served;   /* both sides have stopped waiting */
+        int worst, mine = rc ? rc : served; /* both sides have stopped waiting */
         MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MIN, F.pair);
         if (worst != 0 && B.me == 0)
             printf("(libfabric alone: a round trip failed: %s)\n", fi_strerror(-worst));

@@ -128,20 +128,20 @@ static void record(const char *name, const double span[2])
 /* Runs one workload between its marks: its set-up (with a round that
  * makes connections and queues) before, untraced by the replay, and a
  * barrier after. */
-#define WORKLOAD(name, setup, body, teardown)                                        \
-    do {                                                                             \
-        if (chosen(name)) {                                                          \
-            setup;                                                                   \
-            ok(reach_barrier(), "reach_barrier");                                   \
-            double span_[2] = {now_us(), 0};                                         \
-            mark("begin", name);                                                     \
-            body;                                                                    \
-            mark("end", name);                                                       \
-            span_[1] = now_us();                                                     \
-            ok(reach_barrier(), "reach_barrier");                                   \
-            record(name, span_);                                                     \
-            teardown;                                                                \
-        }                                                                            \
+#define WORKLOAD(name, setup, body, teardown)     \
+    do {                                          \
+        if (chosen(name)) {                       \
+            setup;                                \
+            ok(reach_barrier(), "reach_barrier"); \
+            double span_[2] = {now_us(), 0};      \
+            mark("begin", name);                  \
+            body;                                 \
+            mark("end", name);                    \
+            span_[1] = now_us();                  \
+            ok(reach_barrier(), "reach_barrier"); \
+            record(name, span_);                  \
+            teardown;                             \
+        }                                         \
     } while (0)
 
 static void run(const char *out)
@@ -162,16 +162,15 @@ static void run(const char *out)
         WORKLOAD(name, ok(reach_set_barrier(barriers[k]), "reach_set_barrier"),
                  for (int i = 0; i < iters; i++) ok(reach_barrier(), "reach_barrier"), (void)0);
         snprintf(name, sizeof name, "ga_sync:%s", barriers[k]);
-        WORKLOAD(name, ok(reach_set_barrier(barriers[k]), "reach_set_barrier"); ga_sync(bases, 1),
-                 ga_sync(bases, iters), (void)0);
+        WORKLOAD(name, ok(reach_set_barrier(barriers[k]), "reach_set_barrier");
+                 ga_sync(bases, 1), ga_sync(bases, iters), (void)0);
     }
     ok(reach_set_barrier("combined"), "reach_set_barrier");
     for (int k = 0; k < 3; k++) {
         snprintf(name, sizeof name, "lock:%s", lockalgs[k]);
-        WORKLOAD(name,
-                 ok(reach_set_lock(lockalgs[k]), "reach_set_lock");
-                 ok(reach_mutexes_create(1, &mutex), "reach_mutexes_create"); locks(1),
-                 locks(iters), ok(reach_mutexes_destroy(mutex), "reach_mutexes_destroy"));
+        WORKLOAD(name, ok(reach_set_lock(lockalgs[k]), "reach_set_lock");
+                 ok(reach_mutexes_create(1, &mutex), "reach_mutexes_create");
+                 locks(1), locks(iters), ok(reach_mutexes_destroy(mutex), "reach_mutexes_destroy"));
     }
     for (int k = 0; k < 2; k++) {
         ok(reach_set_win_sync(modes[k]), "reach_set_win_sync");
@@ -187,7 +186,7 @@ static void run(const char *out)
     ok(reach_free(bases[me]), "reach_free");
     free(bases);
     ok(reach_finalize(), "reach_finalize");
-    if (untraced && me == 0) {   /* the same workloads' times without a trace */
+    if (untraced && me == 0) { /* the same workloads' times without a trace */
         char path[4096];
         snprintf(path, sizeof path, "%s/untraced.json", out);
         FILE *f = fopen(path, "w");
@@ -314,7 +313,7 @@ static void calibrate(const char *file)
         pong(REPS);
     ok(reach_barrier(), "reach_barrier");
     if (me == 0) {
-        median_of(get8, 51);   /* warm-up */
+        median_of(get8, 51); /* warm-up */
         double g8 = median_of(get8, REPS), gb = median_of(getbig, 21), ca = median_of(ctr_add, REPS);
         double o = median_of(stream, 21), L = rtt / 2 - 2 * o, G = (gb - g8) / (BIG - 8) * 1e3;
         L = L > 0 ? L : 0;

@@ -55,7 +55,7 @@ typedef struct {
 typedef int armci_domain_t;
 enum armci_domain_e { ARMCI_DOMAIN_SMP };
 
-#define FAIL  -1
+#define FAIL -1
 #define FAIL2 -2
 #define FAIL3 -3
 #define FAIL4 -4
@@ -67,8 +67,7 @@ enum armci_domain_e { ARMCI_DOMAIN_SMP };
 enum ARMCI_Rmw_e { ARMCI_FETCH_AND_ADD, ARMCI_FETCH_AND_ADD_LONG, ARMCI_SWAP, ARMCI_SWAP_LONG };
 
 /* Accumulate types: int, long, float, double, single and double complex. */
-enum ARMCI_Acc_e { ARMCI_ACC_INT, ARMCI_ACC_LNG, ARMCI_ACC_FLT, ARMCI_ACC_DBL, ARMCI_ACC_CPL,
-                   ARMCI_ACC_DCP };
+enum ARMCI_Acc_e { ARMCI_ACC_INT, ARMCI_ACC_LNG, ARMCI_ACC_FLT, ARMCI_ACC_DBL, ARMCI_ACC_CPL, ARMCI_ACC_DCP };
 
 #define ARMCI_MAX_STRIDE_LEVEL 8
 
@@ -97,8 +96,7 @@ extern int ARMCI_Malloc_group(void *ptr_arr[], armci_size_t bytes, ARMCI_Group *
 extern int ARMCI_Free_group(void *ptr, ARMCI_Group *group);
 /* device is accepted and ignored: memory is host memory */
 extern int ARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device);
-extern int ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
-                                     const char *device);
+extern int ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group, const char *device);
 extern int ARMCI_Free_memdev(void *ptr);
 extern int ARMCI_Free_group_memdev(void *ptr, ARMCI_Group *group);
 extern void *ARMCI_Malloc_local(armci_size_t bytes);
@@ -131,18 +129,17 @@ extern double ARMCI_GetValueDouble(void *src, int proc);
 
 /* strided transfers: count[0] bytes, count[1..stride_levels] repetitions,
  * stride arrays in bytes (stride_levels entries each) */
-extern int ARMCI_PutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
+extern int ARMCI_PutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                      int stride_levels, int proc);
+extern int ARMCI_GetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                      int stride_levels, int proc);
+extern int ARMCI_AccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
                       int count[], int stride_levels, int proc);
-extern int ARMCI_GetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
-                      int count[], int stride_levels, int proc);
-extern int ARMCI_AccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr,
-                      int dst_stride_arr[], int count[], int stride_levels, int proc);
 /* PutS, then *flag = val at proc, never seen before the data */
-extern int ARMCI_PutS_flag(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
-                           int count[], int stride_levels, int *flag, int val, int proc);
-extern int ARMCI_PutS_flag_dir(void *src_ptr, int src_stride_arr[], void *dst_ptr,
-                               int dst_stride_arr[], int count[], int stride_levels, int *flag,
-                               int val, int proc);
+extern int ARMCI_PutS_flag(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                           int stride_levels, int *flag, int val, int proc);
+extern int ARMCI_PutS_flag_dir(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                               int stride_levels, int *flag, int val, int proc);
 /* local strided copies: ptr strided, buf contiguous */
 extern void armci_write_strided(void *ptr, int stride_levels, int stride_arr[], int count[], char *buf);
 extern void armci_read_strided(void *ptr, int stride_levels, int stride_arr[], int count[], char *buf);
@@ -156,19 +153,16 @@ extern int ARMCI_AccV(int op, void *scale, armci_giov_t darr[], int len, int pro
  * completed by ARMCI_WaitAll, ARMCI_WaitProc or a fence */
 extern int ARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *nb_handle);
 extern int ARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *nb_handle);
-extern int ARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int proc,
-                       armci_hdl_t *nb_handle);
-extern int ARMCI_NbPutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
-                        int count[], int stride_levels, int proc, armci_hdl_t *nb_handle);
-extern int ARMCI_NbGetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
-                        int count[], int stride_levels, int proc, armci_hdl_t *nb_handle);
-extern int ARMCI_NbAccS(int optype, void *scale, void *src_ptr, int src_stride_arr[],
-                        void *dst_ptr, int dst_stride_arr[], int count[], int stride_levels,
-                        int proc, armci_hdl_t *nb_handle);
+extern int ARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int proc, armci_hdl_t *nb_handle);
+extern int ARMCI_NbPutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                        int stride_levels, int proc, armci_hdl_t *nb_handle);
+extern int ARMCI_NbGetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                        int stride_levels, int proc, armci_hdl_t *nb_handle);
+extern int ARMCI_NbAccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr,
+                        int dst_stride_arr[], int count[], int stride_levels, int proc, armci_hdl_t *nb_handle);
 extern int ARMCI_NbPutV(armci_giov_t darr[], int len, int proc, armci_hdl_t *nb_handle);
 extern int ARMCI_NbGetV(armci_giov_t darr[], int len, int proc, armci_hdl_t *nb_handle);
-extern int ARMCI_NbAccV(int op, void *scale, armci_giov_t darr[], int len, int proc,
-                        armci_hdl_t *nb_handle);
+extern int ARMCI_NbAccV(int op, void *scale, armci_giov_t darr[], int len, int proc, armci_hdl_t *nb_handle);
 extern int ARMCI_NbPutValueInt(int src, void *dst, int proc, armci_hdl_t *nb_handle);
 extern int ARMCI_NbPutValueLong(long src, void *dst, int proc, armci_hdl_t *nb_handle);
 extern int ARMCI_NbPutValueFloat(float src, void *dst, int proc, armci_hdl_t *nb_handle);
@@ -214,8 +208,7 @@ extern void ARMCI_Unlock(int mutex, int proc);
  * the result of a split that leaves the process out, is the group of no
  * members (size 0, rank -1). */
 extern void ARMCI_Group_create(int n, int *pid_list, ARMCI_Group *group_out);
-extern void ARMCI_Group_create_child(int n, int *pid_list, ARMCI_Group *group_out,
-                                     ARMCI_Group *group_parent);
+extern void ARMCI_Group_create_child(int n, int *pid_list, ARMCI_Group *group_out, ARMCI_Group *group_parent);
 extern void ARMCI_Group_free(ARMCI_Group *group);
 extern int ARMCI_Group_rank(ARMCI_Group *group, int *rank);
 extern void ARMCI_Group_size(ARMCI_Group *group, int *size);

@@ -45,8 +45,7 @@ extern void armci_msg_group_bcast_scope(int scope, void *buf, int len, int root,
 extern void armci_msg_clus_brdcst(void *buf, int len);
 /* grp_master (a rank of mastergroup) broadcasts to mastergroup's members on
  * its node; grp_clus_nproc is implied by the group and not used. */
-extern void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_nproc,
-                                  ARMCI_Group *mastergroup);
+extern void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_nproc, ARMCI_Group *mastergroup);
 
 extern void armci_msg_snd(int tag, void *buffer, int len, int to);
 extern void armci_msg_rcv(int tag, void *buffer, int buflen, int *msglen, int from);
@@ -67,8 +66,7 @@ extern void armci_msg_clus_lgop(long *x, int n, char *op);
 extern void armci_msg_clus_llgop(long long *x, int n, char *op);
 extern void armci_msg_clus_fgop(float *x, int n, char *op);
 extern void armci_msg_clus_dgop(double *x, int n, char *op);
-extern void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type,
-                                      ARMCI_Group *group);
+extern void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type, ARMCI_Group *group);
 extern void armci_msg_group_igop(int *x, int n, char *op, ARMCI_Group *group);
 extern void armci_msg_group_lgop(long *x, int n, char *op, ARMCI_Group *group);
 extern void armci_msg_group_llgop(long long *x, int n, char *op, ARMCI_Group *group);

@@ -29,7 +29,7 @@ extern int PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *
 extern int PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group, const char *device);
 extern int PARMCI_Free_memdev(void *ptr);
 extern int PARMCI_Free_group_memdev(void *ptr, ARMCI_Group *group);
-extern void * PARMCI_Malloc_local(armci_size_t bytes);
+extern void *PARMCI_Malloc_local(armci_size_t bytes);
 extern int PARMCI_Free_local(void *ptr);
 extern void PARMCI_Set_shm_limit(unsigned long shmemlimit);
 extern int PARMCI_Same_node(int proc);
@@ -50,20 +50,28 @@ extern int PARMCI_GetValueInt(void *src, int proc);
 extern long PARMCI_GetValueLong(void *src, int proc);
 extern float PARMCI_GetValueFloat(void *src, int proc);
 extern double PARMCI_GetValueDouble(void *src, int proc);
-extern int PARMCI_PutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[], int stride_levels, int proc);
-extern int PARMCI_GetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[], int stride_levels, int proc);
-extern int PARMCI_AccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[], int stride_levels, int proc);
-extern int PARMCI_PutS_flag(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[], int stride_levels, int *flag, int val, int proc);
-extern int PARMCI_PutS_flag_dir(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[], int stride_levels, int *flag, int val, int proc);
+extern int PARMCI_PutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                       int stride_levels, int proc);
+extern int PARMCI_GetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                       int stride_levels, int proc);
+extern int PARMCI_AccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr,
+                       int dst_stride_arr[], int count[], int stride_levels, int proc);
+extern int PARMCI_PutS_flag(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                            int stride_levels, int *flag, int val, int proc);
+extern int PARMCI_PutS_flag_dir(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                                int stride_levels, int *flag, int val, int proc);
 extern int PARMCI_PutV(armci_giov_t darr[], int len, int proc);
 extern int PARMCI_GetV(armci_giov_t darr[], int len, int proc);
 extern int PARMCI_AccV(int op, void *scale, armci_giov_t darr[], int len, int proc);
 extern int PARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *nb_handle);
 extern int PARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *nb_handle);
 extern int PARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int proc, armci_hdl_t *nb_handle);
-extern int PARMCI_NbPutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[], int stride_levels, int proc, armci_hdl_t *nb_handle);
-extern int PARMCI_NbGetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[], int stride_levels, int proc, armci_hdl_t *nb_handle);
-extern int PARMCI_NbAccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[], int stride_levels, int proc, armci_hdl_t *nb_handle);
+extern int PARMCI_NbPutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                         int stride_levels, int proc, armci_hdl_t *nb_handle);
+extern int PARMCI_NbGetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                         int stride_levels, int proc, armci_hdl_t *nb_handle);
+extern int PARMCI_NbAccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr,
+                         int dst_stride_arr[], int count[], int stride_levels, int proc, armci_hdl_t *nb_handle);
 extern int PARMCI_NbPutV(armci_giov_t darr[], int len, int proc, armci_hdl_t *nb_handle);
 extern int PARMCI_NbGetV(armci_giov_t darr[], int len, int proc, armci_hdl_t *nb_handle);
 extern int PARMCI_NbAccV(int op, void *scale, armci_giov_t darr[], int len, int proc, armci_hdl_t *nb_handle);

@@ -22,33 +22,33 @@ extern "C" {
 #define REACH_NORETURN
 #endif
 
-#include "reach_version.h"   /* REACH_VERSION_MAJOR, _MINOR, _PATCH, _STRING */
+#include "reach_version.h" /* REACH_VERSION_MAJOR, _MINOR, _PATCH, _STRING */
 
 typedef enum reach_status {
     REACH_SUCCESS = 0,
-    REACH_ERR_NOT_INIT = -1,   /* called before reach_init or after finalize */
-    REACH_ERR_ARG = -2,        /* invalid argument (NULL, negative size...) */
-    REACH_ERR_RANK = -3,       /* rank out of range */
-    REACH_ERR_RANGE = -4,      /* remote range not inside a segment of that rank */
-    REACH_ERR_ALIGN = -5,      /* misaligned atomic or accumulate target */
-    REACH_ERR_NOMEM = -6,      /* shared memory or arena space exhausted */
-    REACH_ERR_HANDLE = -7,     /* request handle or mutex set not valid */
-    REACH_ERR_MUTEX = -8,      /* mutex id out of range, not held, held twice */
-    REACH_ERR_TYPE = -9,       /* unknown data type or operation */
+    REACH_ERR_NOT_INIT = -1,     /* called before reach_init or after finalize */
+    REACH_ERR_ARG = -2,          /* invalid argument (NULL, negative size...) */
+    REACH_ERR_RANK = -3,         /* rank out of range */
+    REACH_ERR_RANGE = -4,        /* remote range not inside a segment of that rank */
+    REACH_ERR_ALIGN = -5,        /* misaligned atomic or accumulate target */
+    REACH_ERR_NOMEM = -6,        /* shared memory or arena space exhausted */
+    REACH_ERR_HANDLE = -7,       /* request handle or mutex set not valid */
+    REACH_ERR_MUTEX = -8,        /* mutex id out of range, not held, held twice */
+    REACH_ERR_TYPE = -9,         /* unknown data type or operation */
     REACH_ERR_UNSUPPORTED = -10, /* reserved: no call of this version returns it */
-    REACH_ERR_SYSTEM = -11,    /* an operating system or MPI call failed */
-    REACH_ERR_EPOCH = -12      /* window epoch: none open, or one already open */
+    REACH_ERR_SYSTEM = -11,      /* an operating system or MPI call failed */
+    REACH_ERR_EPOCH = -12        /* window epoch: none open, or one already open */
 } reach_status_t;
 
 /* Element types of accumulate. Scale has the same type as the elements
  * (two components for the complex types). */
 typedef enum reach_type {
-    REACH_INT = 0,      /* int */
-    REACH_LONG,         /* long */
-    REACH_FLOAT,        /* float */
-    REACH_DOUBLE,       /* double */
-    REACH_COMPLEX,      /* float _Complex, as {re, im} */
-    REACH_DCOMPLEX,     /* double _Complex, as {re, im} */
+    REACH_INT = 0,  /* int */
+    REACH_LONG,     /* long */
+    REACH_FLOAT,    /* float */
+    REACH_DOUBLE,   /* double */
+    REACH_COMPLEX,  /* float _Complex, as {re, im} */
+    REACH_DCOMPLEX, /* double _Complex, as {re, im} */
     REACH_TYPE_COUNT
 } reach_type_t;
 
@@ -108,8 +108,7 @@ REACH_API int reach_get(const void *src, void *dst, size_t bytes, int rank);
 /* dst[i] += scale * src[i] on rank's memory, atomic per element against every
  * other accumulate and atomic on the same bytes. bytes is a multiple of the
  * element size; dst is aligned to the element's component size. */
-REACH_API int reach_acc(reach_type_t type, const void *scale, const void *src,
-                        void *dst, size_t bytes, int rank);
+REACH_API int reach_acc(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes, int rank);
 
 /* Non-blocking forms. A request must be completed with reach_wait or
  * reach_test before its buffers are reused (a get's destination read, a
@@ -120,17 +119,15 @@ REACH_API int reach_acc(reach_type_t type, const void *scale, const void *src,
  * other than a get complete it too. A vector call's descriptor arrays may
  * be reused at once. On the node every form is complete when it returns. */
 typedef struct reach_request {
-    uint32_t magic;   /* identifies an issued request */
-    uint32_t state;   /* internal: complete, or in flight to a rank */
-    uint64_t seq;     /* internal: the transfer's ticket */
+    uint32_t magic; /* identifies an issued request */
+    uint32_t state; /* internal: complete, or in flight to a rank */
+    uint64_t seq;   /* internal: the transfer's ticket */
 } reach_request_t;
 
-REACH_API int reach_put_nb(const void *src, void *dst, size_t bytes, int rank,
+REACH_API int reach_put_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req);
+REACH_API int reach_get_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req);
+REACH_API int reach_acc_nb(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes, int rank,
                            reach_request_t *req);
-REACH_API int reach_get_nb(const void *src, void *dst, size_t bytes, int rank,
-                           reach_request_t *req);
-REACH_API int reach_acc_nb(reach_type_t type, const void *scale, const void *src,
-                           void *dst, size_t bytes, int rank, reach_request_t *req);
 REACH_API int reach_wait(reach_request_t *req);
 /* *done = 1 once the request is complete (then it needs no wait). */
 REACH_API int reach_test(reach_request_t *req, int *done);
@@ -160,10 +157,10 @@ REACH_API int reach_get_strided(const void *src, void *dst, const reach_strided_
  * strides any number of bytes (elements are read and written unaligned). */
 REACH_API int reach_acc_strided(reach_type_t type, const void *scale, const void *src, void *dst,
                                 const reach_strided_t *shape, int rank);
-REACH_API int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape,
-                                   int rank, reach_request_t *req);
-REACH_API int reach_get_strided_nb(const void *src, void *dst, const reach_strided_t *shape,
-                                   int rank, reach_request_t *req);
+REACH_API int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
+                                   reach_request_t *req);
+REACH_API int reach_get_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
+                                   reach_request_t *req);
 REACH_API int reach_acc_strided_nb(reach_type_t type, const void *scale, const void *src, void *dst,
                                    const reach_strided_t *shape, int rank, reach_request_t *req);
 /* Strided copy within this process (both addresses local). */
@@ -181,12 +178,11 @@ typedef struct reach_vector {
 /* Every descriptor is checked before any byte moves. */
 REACH_API int reach_put_vector(const reach_vector_t *v, size_t n, int rank);
 REACH_API int reach_get_vector(const reach_vector_t *v, size_t n, int rank);
-REACH_API int reach_acc_vector(reach_type_t type, const void *scale, const reach_vector_t *v,
-                               size_t n, int rank);
+REACH_API int reach_acc_vector(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank);
 REACH_API int reach_put_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req);
 REACH_API int reach_get_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req);
-REACH_API int reach_acc_vector_nb(reach_type_t type, const void *scale, const reach_vector_t *v,
-                                  size_t n, int rank, reach_request_t *req);
+REACH_API int reach_acc_vector_nb(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank,
+                                  reach_request_t *req);
 
 /* ---- atomics (rank's memory; 4- or 8-byte aligned) ---------------------- */
 
@@ -195,10 +191,8 @@ REACH_API int reach_fetch_add_i64(int64_t *dst, int64_t add, int64_t *old, int r
 REACH_API int reach_swap_i32(int32_t *dst, int32_t value, int32_t *old, int rank);
 REACH_API int reach_swap_i64(int64_t *dst, int64_t value, int64_t *old, int rank);
 /* Stores value if *dst == compare; *old receives the previous contents. */
-REACH_API int reach_cas_i32(int32_t *dst, int32_t compare, int32_t value,
-                            int32_t *old, int rank);
-REACH_API int reach_cas_i64(int64_t *dst, int64_t compare, int64_t value,
-                            int64_t *old, int rank);
+REACH_API int reach_cas_i32(int32_t *dst, int32_t compare, int32_t value, int32_t *old, int rank);
+REACH_API int reach_cas_i64(int64_t *dst, int64_t compare, int64_t value, int64_t *old, int rank);
 
 /* ---- completion and synchronization ------------------------------------ */
 
@@ -235,8 +229,7 @@ typedef struct reach_group reach_group_t;
 REACH_API reach_group_t *reach_group_world(void);
 /* Collective over parent: members lists n ranks of parent (parent's
  * numbering). Members get the new group, others NULL. */
-REACH_API int reach_group_create(reach_group_t *parent, int n, const int *members,
-                                 reach_group_t **out);
+REACH_API int reach_group_create(reach_group_t *parent, int n, const int *members, reach_group_t **out);
 /* Collective over parent: ranks with the same color form a group, ordered by
  * key then parent rank. */
 REACH_API int reach_group_split(reach_group_t *parent, int color, int key, reach_group_t **out);
@@ -260,11 +253,7 @@ REACH_API int reach_fence_group(reach_group_t *group);
 
 /* The members of a group a collective spans: all of them, those on this
  * process's node, or the first member on each node. */
-typedef enum reach_scope {
-    REACH_SCOPE_ALL = 0,
-    REACH_SCOPE_NODE,
-    REACH_SCOPE_MASTERS
-} reach_scope_t;
+typedef enum reach_scope { REACH_SCOPE_ALL = 0, REACH_SCOPE_NODE, REACH_SCOPE_MASTERS } reach_scope_t;
 
 /* Reductions: sum, product, maximum, minimum of every type; bitwise and
  * logical and/or of the integer types (logical ones give 0 or 1). */
@@ -292,14 +281,13 @@ REACH_API int reach_sync_group(reach_group_t *group, reach_scope_t scope);
  * replaces buf on every member (allreduce) or on the scope's first member
  * only (reduce: the others' buf is unchanged). Types REACH_INT to
  * REACH_DOUBLE. */
-REACH_API int reach_allreduce(reach_group_t *group, reach_scope_t scope, void *buf, size_t count,
-                              reach_type_t type, reach_reduce_op_t op);
-REACH_API int reach_reduce(reach_group_t *group, reach_scope_t scope, void *buf, size_t count,
-                           reach_type_t type, reach_reduce_op_t op);
+REACH_API int reach_allreduce(reach_group_t *group, reach_scope_t scope, void *buf, size_t count, reach_type_t type,
+                              reach_reduce_op_t op);
+REACH_API int reach_reduce(reach_group_t *group, reach_scope_t scope, void *buf, size_t count, reach_type_t type,
+                           reach_reduce_op_t op);
 /* root's bytes at buf, copied into every member's buf; root is a rank of
  * the whole job, and a member of the scope. */
-REACH_API int reach_bcast(reach_group_t *group, reach_scope_t scope, void *buf, size_t bytes,
-                          int root);
+REACH_API int reach_bcast(reach_group_t *group, reach_scope_t scope, void *buf, size_t bytes, int root);
 
 /* ---- mutexes ------------------------------------------------------------ */
 
@@ -346,8 +334,7 @@ REACH_API int reach_counter_wait(reach_counter_t *counter, int64_t value, int64_
 /* Adds add, then waits until the counter reaches test: one message to a
  * home on another node, one pushed back (Zhang04's add with a test
  * value; a barrier is add 1, test N x round). */
-REACH_API int reach_counter_add_wait(reach_counter_t *counter, int64_t add, int64_t test,
-                                     int64_t *now);
+REACH_API int reach_counter_add_wait(reach_counter_t *counter, int64_t add, int64_t test, int64_t *now);
 REACH_API int reach_counter_read(reach_counter_t *counter, int64_t *now);
 
 /* ---- windows: passive-target epochs (Santhanaraman08) ------------------- */
@@ -400,45 +387,47 @@ REACH_API int reach_win_flush_local(reach_win_t *win, int rank);
  * deferred mode: after the next flush or unlock). */
 REACH_API int reach_win_put(reach_win_t *win, const void *src, size_t disp, size_t bytes, int rank);
 REACH_API int reach_win_get(reach_win_t *win, void *dst, size_t disp, size_t bytes, int rank);
-REACH_API int reach_win_acc(reach_win_t *win, reach_type_t type, const void *scale, const void *src,
-                            size_t disp, size_t bytes, int rank);
+REACH_API int reach_win_acc(reach_win_t *win, reach_type_t type, const void *scale, const void *src, size_t disp,
+                            size_t bytes, int rank);
 /* Strided: the shape's remote side starts at disp in rank's window. */
-REACH_API int reach_win_put_strided(reach_win_t *win, const void *src, size_t disp,
-                                    const reach_strided_t *shape, int rank);
-REACH_API int reach_win_get_strided(reach_win_t *win, void *dst, size_t disp,
-                                    const reach_strided_t *shape, int rank);
-REACH_API int reach_win_acc_strided(reach_win_t *win, reach_type_t type, const void *scale,
-                                    const void *src, size_t disp, const reach_strided_t *shape,
+REACH_API int reach_win_put_strided(reach_win_t *win, const void *src, size_t disp, const reach_strided_t *shape,
                                     int rank);
+REACH_API int reach_win_get_strided(reach_win_t *win, void *dst, size_t disp, const reach_strided_t *shape, int rank);
+REACH_API int reach_win_acc_strided(reach_win_t *win, reach_type_t type, const void *scale, const void *src,
+                                    size_t disp, const reach_strided_t *shape, int rank);
 /* Vectors: the remote side of each pair (dst for put and accumulate, src
  * for get) is a displacement in rank's window, cast to void *. */
 REACH_API int reach_win_put_vector(reach_win_t *win, const reach_vector_t *v, size_t n, int rank);
 REACH_API int reach_win_get_vector(reach_win_t *win, const reach_vector_t *v, size_t n, int rank);
-REACH_API int reach_win_acc_vector(reach_win_t *win, reach_type_t type, const void *scale,
-                                   const reach_vector_t *v, size_t n, int rank);
+REACH_API int reach_win_acc_vector(reach_win_t *win, reach_type_t type, const void *scale, const reach_vector_t *v,
+                                   size_t n, int rank);
 /* Atomics at disp (aligned to their size). Under REACH_WIN_SYNC=deferred
  * *old, like a get's data, is there after the next flush or the unlock. */
 REACH_API int reach_win_fetch_add_i32(reach_win_t *win, size_t disp, int32_t add, int32_t *old, int rank);
 REACH_API int reach_win_fetch_add_i64(reach_win_t *win, size_t disp, int64_t add, int64_t *old, int rank);
 REACH_API int reach_win_swap_i32(reach_win_t *win, size_t disp, int32_t value, int32_t *old, int rank);
 REACH_API int reach_win_swap_i64(reach_win_t *win, size_t disp, int64_t value, int64_t *old, int rank);
-REACH_API int reach_win_cas_i32(reach_win_t *win, size_t disp, int32_t compare, int32_t value,
-                                int32_t *old, int rank);
-REACH_API int reach_win_cas_i64(reach_win_t *win, size_t disp, int64_t compare, int64_t value,
-                                int64_t *old, int rank);
+REACH_API int reach_win_cas_i32(reach_win_t *win, size_t disp, int32_t compare, int32_t value, int32_t *old, int rank);
+REACH_API int reach_win_cas_i64(reach_win_t *win, size_t disp, int64_t compare, int64_t value, int64_t *old, int rank);
 
 /* ---- statistics ---------------------------------------------------------- */
 
 typedef enum reach_op_kind {
-    REACH_OP_PUT = 0, REACH_OP_GET, REACH_OP_ACC, REACH_OP_ATOMIC,
-    REACH_OP_FENCE, REACH_OP_BARRIER, REACH_OP_LOCK, REACH_OP_UNLOCK,
+    REACH_OP_PUT = 0,
+    REACH_OP_GET,
+    REACH_OP_ACC,
+    REACH_OP_ATOMIC,
+    REACH_OP_FENCE,
+    REACH_OP_BARRIER,
+    REACH_OP_LOCK,
+    REACH_OP_UNLOCK,
     REACH_OP_KINDS
 } reach_op_kind_t;
 
 typedef enum reach_path {
-    REACH_PATH_SELF = 0,  /* target is this process */
-    REACH_PATH_SHM,       /* target on this node, through the shared mapping */
-    REACH_PATH_NET,       /* target on another node */
+    REACH_PATH_SELF = 0, /* target is this process */
+    REACH_PATH_SHM,      /* target on this node, through the shared mapping */
+    REACH_PATH_NET,      /* target on another node */
     REACH_PATHS
 } reach_path_t;
 
@@ -451,13 +440,13 @@ typedef enum reach_path {
 typedef struct reach_stats {
     uint64_t ops[REACH_OP_KINDS][REACH_PATHS];
     uint64_t bytes[REACH_OP_KINDS][REACH_PATHS];
-    uint64_t blocking_waits;  /* waits that went to sleep in the kernel */
-    uint64_t lock_contended;  /* lock acquisitions that had to queue */
-    uint64_t allocations;     /* collective allocations */
-    uint64_t messages;        /* network messages sent (requests, RMA, replies) */
-    uint64_t flow_acks;       /* of those: acks the server sent to bound the writes in flight */
-    uint64_t remote_atomics;  /* read-modify-writes done at another node */
-    uint64_t server_wakeups;  /* times the server thread woke from sleep */
+    uint64_t blocking_waits; /* waits that went to sleep in the kernel */
+    uint64_t lock_contended; /* lock acquisitions that had to queue */
+    uint64_t allocations;    /* collective allocations */
+    uint64_t messages;       /* network messages sent (requests, RMA, replies) */
+    uint64_t flow_acks;      /* of those: acks the server sent to bound the writes in flight */
+    uint64_t remote_atomics; /* read-modify-writes done at another node */
+    uint64_t server_wakeups; /* times the server thread woke from sleep */
 } reach_stats_t;
 
 REACH_API int reach_stats_get(reach_stats_t *out);

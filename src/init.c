@@ -108,8 +108,7 @@ static int rt_init(int *argc, char ***argv, boot_comm_t *comm)
         trace_map(r, rma_here(r, rt.peers[r].rbase));
     rt.initialized = 1;
     if (rt_init_pid == 0 && on_exit(rt_exit_check, NULL) != 0)
-        rt_error(REACH_ERR_SYSTEM, "reach_init", "cannot register the exit check: %s",
-                 strerror(errno));
+        rt_error(REACH_ERR_SYSTEM, "reach_init", "cannot register the exit check: %s", strerror(errno));
     rt_init_pid = getpid();
     st = group_init_world();
     if (st == REACH_SUCCESS)
@@ -170,4 +169,3 @@ int reach_finalize(void)
     boot_finalize();
     return REACH_SUCCESS;
 }
-

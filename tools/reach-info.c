@@ -42,20 +42,20 @@ static void markdown_table(void)
 #define CHOICE(constant, name) ", `" name "`"
     printf("| variable | type or choices | default | meaning |\n"
            "| --- | --- | --- | --- |\n");
-#define X(field, name, type, def, help)                                              \
-    {                                                                                \
-        const char *choices = "" CONFIG_##type##_CHOICES(CHOICE);                    \
-        printf("| `%s` | ", name);                                                   \
-        if (*choices)                                                                \
-            markdown_cell(choices + 2);                                              \
-        else                                                                         \
-            for (const char *t = #type; *t; t++)                                     \
-                putchar(tolower((unsigned char)*t));                                 \
-        printf(" | ");                                                               \
-        markdown_cell(def);                                                          \
-        printf(" | ");                                                               \
-        markdown_cell(help);                                                         \
-        printf(" |\n");                                                              \
+#define X(field, name, type, def, help)                           \
+    {                                                             \
+        const char *choices = "" CONFIG_##type##_CHOICES(CHOICE); \
+        printf("| `%s` | ", name);                                \
+        if (*choices)                                             \
+            markdown_cell(choices + 2);                           \
+        else                                                      \
+            for (const char *t = #type; *t; t++)                  \
+                putchar(tolower((unsigned char)*t));              \
+        printf(" | ");                                            \
+        markdown_cell(def);                                       \
+        printf(" | ");                                            \
+        markdown_cell(help);                                      \
+        printf(" |\n");                                           \
     }
     REACH_CONFIG_TABLE(X)
 #undef X
@@ -84,8 +84,7 @@ int main(int argc, char **argv)
         return fflush(stdout) == 0 ? 0 : 1;
     }
     if (!topology) {
-        printf("reach %d.%d\ntransports: %s\n\n", REACH_VERSION_MAJOR, REACH_VERSION_MINOR,
-               reach_transports());
+        printf("reach %d.%d\ntransports: %s\n\n", REACH_VERSION_MAJOR, REACH_VERSION_MINOR, reach_transports());
         reach_config_print();
         fflush(stdout);
         return reach_config_check() == REACH_SUCCESS ? 0 : 1;
@@ -96,7 +95,9 @@ int main(int argc, char **argv)
         printf("%d ranks on %d node(s)\n", reach_size(), reach_node_count());
         for (int r = 0; r < reach_size(); r++)
             printf("rank %d: node %d, reached from rank 0 by %s\n", r, reach_node_of(r),
-                   r == 0 ? "self" : reach_same_node(r) ? "shm" : "net");
+                   r == 0               ? "self"
+                   : reach_same_node(r) ? "shm"
+                                        : "net");
         printf("transports: %s\n", reach_transports());
     }
     reach_finalize();

@@ -1,8 +1,8 @@
 /* Typed remote atomics: 32- and 64-bit fetch-add, swap, compare-and-swap. */
 #include "core/rma.h"
 
-static inline int atomic_run(const char *call, int rank, void *dst, int width, amo_op_t op, int64_t a,
-                             int64_t b, int64_t *old)
+static inline int atomic_run(const char *call, int rank, void *dst, int width, amo_op_t op, int64_t a, int64_t b,
+                             int64_t *old)
 {
     int st = rma_check(call, rank, dst, (size_t)width);
     if (unlikely(st != REACH_SUCCESS))
@@ -16,19 +16,19 @@ static inline int atomic_run(const char *call, int rank, void *dst, int width, a
     return REACH_SUCCESS;
 }
 
-#define ATOMIC_I32(name, op, A, B, ...)                                            \
-    int name(int32_t *dst, __VA_ARGS__, int32_t *old, int rank)                     \
-    {                                                                               \
-        int64_t o = 0;                                                              \
-        int st = atomic_run(#name, rank, dst, 4, op, A, B, old ? &o : NULL);        \
-        if (st == REACH_SUCCESS)                                                    \
-            *old = (int32_t)o;                                                      \
-        return st;                                                                  \
+#define ATOMIC_I32(name, op, A, B, ...)                                      \
+    int name(int32_t *dst, __VA_ARGS__, int32_t *old, int rank)              \
+    {                                                                        \
+        int64_t o = 0;                                                       \
+        int st = atomic_run(#name, rank, dst, 4, op, A, B, old ? &o : NULL); \
+        if (st == REACH_SUCCESS)                                             \
+            *old = (int32_t)o;                                               \
+        return st;                                                           \
     }
-#define ATOMIC_I64(name, op, A, B, ...)                                            \
-    int name(int64_t *dst, __VA_ARGS__, int64_t *old, int rank)                     \
-    {                                                                               \
-        return atomic_run(#name, rank, dst, 8, op, A, B, old);                      \
+#define ATOMIC_I64(name, op, A, B, ...)                         \
+    int name(int64_t *dst, __VA_ARGS__, int64_t *old, int rank) \
+    {                                                           \
+        return atomic_run(#name, rank, dst, 8, op, A, B, old);  \
     }
 
 ATOMIC_I32(reach_fetch_add_i32, AMO_ADD, add, 0, int32_t add)

@@ -6,12 +6,14 @@ int reach_sync_group(reach_group_t *g, reach_scope_t scope)
     return coll_sync_group(g, scope);
 }
 
-int reach_allreduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count, reach_type_t type, reach_reduce_op_t op)
+int reach_allreduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count, reach_type_t type,
+                    reach_reduce_op_t op)
 {
     return coll_allreduce(g, scope, buf, count, type, op);
 }
 
-int reach_reduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count, reach_type_t type, reach_reduce_op_t op)
+int reach_reduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count, reach_type_t type,
+                 reach_reduce_op_t op)
 {
     return coll_reduce_root(g, scope, buf, count, type, op);
 }

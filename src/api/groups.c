@@ -24,8 +24,7 @@ int reach_group_create(reach_group_t *parent, int n, const int *members, reach_g
     char *seen = calloc((size_t)parent->size, 1);
     for (int i = 0; st == REACH_SUCCESS && i < n; i++) {
         if (members[i] < 0 || members[i] >= parent->size)
-            st = rt_error(REACH_ERR_RANK, call, "member %d is out of range [0, %d)", members[i],
-                          parent->size);
+            st = rt_error(REACH_ERR_RANK, call, "member %d is out of range [0, %d)", members[i], parent->size);
         else if (seen[members[i]]++)
             st = rt_error(REACH_ERR_ARG, call, "member %d is listed twice", members[i]);
     }
@@ -86,8 +85,7 @@ int reach_group_world_rank(const reach_group_t *g, int rank)
     if (group_check("reach_group_world_rank", g) != REACH_SUCCESS)
         return -1;
     if (rank < 0 || rank >= g->size) {
-        rt_error(REACH_ERR_RANK, "reach_group_world_rank", "rank %d is out of range [0, %d)", rank,
-                 g->size);
+        rt_error(REACH_ERR_RANK, "reach_group_world_rank", "rank %d is out of range [0, %d)", rank, g->size);
         return -1;
     }
     return g->world[rank];

@@ -53,7 +53,6 @@ int reach_node_rank(int node, int i)
     return rt.node_members[rt.node_first[node] + i];
 }
 
-
 const char *reach_transports(void)
 {
     static char line[320];

@@ -11,9 +11,8 @@ static const reach_op_kind_t op_kind[] = {REACH_OP_PUT, REACH_OP_GET, REACH_OP_A
  * inside one segment of rank, the local side not NULL. With ticket, it
  * may still be in flight to another node on return (*ticket:
  * rma_strided_nb's); else it is complete. */
-static int strided_run(const char *call, xfer_t op, reach_type_t t, const void *scale,
-                       const void *src, void *dst, const reach_strided_t *shape, int rank,
-                       uint64_t *ticket)
+static int strided_run(const char *call, xfer_t op, reach_type_t t, const void *scale, const void *src, void *dst,
+                       const reach_strided_t *shape, int rank, uint64_t *ticket)
 {
     reach_strided_t plan;
     size_t src_ext, dst_ext;
@@ -21,7 +20,7 @@ static int strided_run(const char *call, xfer_t op, reach_type_t t, const void *
     int st = rt_check_rank(call, rank);
     if (st == REACH_SUCCESS)
         st = strided_plan(call, shape, &plan, &src_ext, &dst_ext);
-    if (st == REACH_SUCCESS && op == XFER_ACC)   /* the target and its strides at any byte */
+    if (st == REACH_SUCCESS && op == XFER_ACC) /* the target and its strides at any byte */
         st = acc_check_size(call, t, scale, src_ext ? shape->count[0] : 0);
     if (st == REACH_SUCCESS)
         st = rma_check(call, rank, get ? src : dst, get ? src_ext : dst_ext);
@@ -48,8 +47,8 @@ int reach_get_strided(const void *src, void *dst, const reach_strided_t *shape, 
     return strided_run("reach_get_strided", XFER_GET, REACH_INT, NULL, src, dst, shape, rank, NULL);
 }
 
-int reach_acc_strided(reach_type_t type, const void *scale, const void *src, void *dst,
-                      const reach_strided_t *shape, int rank)
+int reach_acc_strided(reach_type_t type, const void *scale, const void *src, void *dst, const reach_strided_t *shape,
+                      int rank)
 {
     return strided_run("reach_acc_strided", XFER_ACC, type, scale, src, dst, shape, rank, NULL);
 }
@@ -57,9 +56,8 @@ int reach_acc_strided(reach_type_t type, const void *scale, const void *src, voi
 /* The non-blocking form: to another node the request is in flight until
  * a wait completes it, as reach_get_nb's (neither side's buffer to be
  * touched meanwhile). */
-static int strided_nb(const char *call, xfer_t op, reach_type_t t, const void *scale,
-                      const void *src, void *dst, const reach_strided_t *shape, int rank,
-                      reach_request_t *req)
+static int strided_nb(const char *call, xfer_t op, reach_type_t t, const void *scale, const void *src, void *dst,
+                      const reach_strided_t *shape, int rank, reach_request_t *req)
 {
     uint64_t ticket = 0;
     int st = req_check(call, req);
@@ -68,20 +66,18 @@ static int strided_nb(const char *call, xfer_t op, reach_type_t t, const void *s
     return req_issue_to(req, st, rank, ticket);
 }
 
-int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
-                         reach_request_t *req)
+int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank, reach_request_t *req)
 {
     return strided_nb("reach_put_strided_nb", XFER_PUT, REACH_INT, NULL, src, dst, shape, rank, req);
 }
 
-int reach_get_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank,
-                         reach_request_t *req)
+int reach_get_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank, reach_request_t *req)
 {
     return strided_nb("reach_get_strided_nb", XFER_GET, REACH_INT, NULL, src, dst, shape, rank, req);
 }
 
-int reach_acc_strided_nb(reach_type_t type, const void *scale, const void *src, void *dst,
-                         const reach_strided_t *shape, int rank, reach_request_t *req)
+int reach_acc_strided_nb(reach_type_t type, const void *scale, const void *src, void *dst, const reach_strided_t *shape,
+                         int rank, reach_request_t *req)
 {
     return strided_nb("reach_acc_strided_nb", XFER_ACC, type, scale, src, dst, shape, rank, req);
 }
@@ -105,8 +101,8 @@ int reach_copy_strided(const void *src, void *dst, const reach_strided_t *shape)
 
 /* Checks every descriptor of a vector operation: the remote side of each
  * pair inside a segment of rank, the local side not NULL. */
-static int vector_check(const char *call, xfer_t op, reach_type_t t, const void *scale,
-                        const reach_vector_t *v, size_t n, int rank)
+static int vector_check(const char *call, xfer_t op, reach_type_t t, const void *scale, const reach_vector_t *v,
+                        size_t n, int rank)
 {
     int st = rt_check_rank(call, rank);
     if (st == REACH_SUCCESS && v == NULL && n > 0)
@@ -130,8 +126,8 @@ static int vector_check(const char *call, xfer_t op, reach_type_t t, const void 
 }
 
 /* With ticket, as strided_run. */
-static int vector_run(const char *call, xfer_t op, reach_type_t t, const void *scale,
-                      const reach_vector_t *v, size_t n, int rank, uint64_t *ticket)
+static int vector_run(const char *call, xfer_t op, reach_type_t t, const void *scale, const reach_vector_t *v, size_t n,
+                      int rank, uint64_t *ticket)
 {
     int st = vector_check(call, op, t, scale, v, n, rank);
     if (st != REACH_SUCCESS)
@@ -159,8 +155,8 @@ int reach_acc_vector(reach_type_t type, const void *scale, const reach_vector_t 
     return vector_run("reach_acc_vector", XFER_ACC, type, scale, v, n, rank, NULL);
 }
 
-static int vector_nb(const char *call, xfer_t op, reach_type_t t, const void *scale,
-                     const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
+static int vector_nb(const char *call, xfer_t op, reach_type_t t, const void *scale, const reach_vector_t *v, size_t n,
+                     int rank, reach_request_t *req)
 {
     uint64_t ticket = 0;
     int st = req_check(call, req);
@@ -179,8 +175,8 @@ int reach_get_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_reque
     return vector_nb("reach_get_vector_nb", XFER_GET, REACH_INT, NULL, v, n, rank, req);
 }
 
-int reach_acc_vector_nb(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n,
-                        int rank, reach_request_t *req)
+int reach_acc_vector_nb(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank,
+                        reach_request_t *req)
 {
     return vector_nb("reach_acc_vector_nb", XFER_ACC, type, scale, v, n, rank, req);
 }

@@ -7,8 +7,7 @@
 
 /* With ticket, the put may still be in flight to another node on return
  * (*ticket: rma_put_nb's). */
-static int put_checked(const char *call, const void *src, void *dst, size_t bytes, int rank,
-                       uint64_t *ticket)
+static int put_checked(const char *call, const void *src, void *dst, size_t bytes, int rank, uint64_t *ticket)
 {
     int st = rma_check(call, rank, dst, bytes);
     if (likely(st == REACH_SUCCESS))
@@ -29,8 +28,7 @@ int reach_put(const void *src, void *dst, size_t bytes, int rank)
 }
 
 /* With ticket, as put_checked. */
-static int get_checked(const char *call, const void *src, void *dst, size_t bytes, int rank,
-                       uint64_t *ticket)
+static int get_checked(const char *call, const void *src, void *dst, size_t bytes, int rank, uint64_t *ticket)
 {
     int st = rma_check(call, rank, src, bytes);
     if (likely(st == REACH_SUCCESS))
@@ -51,8 +49,8 @@ int reach_get(const void *src, void *dst, size_t bytes, int rank)
 }
 
 /* With ticket, as put_checked. */
-static int acc_checked(const char *call, reach_type_t type, const void *scale, const void *src, void *dst,
-                       size_t bytes, int rank, uint64_t *ticket)
+static int acc_checked(const char *call, reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes,
+                       int rank, uint64_t *ticket)
 {
     int st = rma_check(call, rank, dst, bytes);
     if (st == REACH_SUCCESS)
@@ -66,8 +64,7 @@ static int acc_checked(const char *call, reach_type_t type, const void *scale, c
     return REACH_SUCCESS;
 }
 
-int reach_acc(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes,
-              int rank)
+int reach_acc(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes, int rank)
 {
     return acc_checked("reach_acc", type, scale, src, dst, bytes, rank, NULL);
 }
@@ -94,8 +91,8 @@ int reach_get_nb(const void *src, void *dst, size_t bytes, int rank, reach_reque
     return req_issue_to(req, st, rank, ticket);
 }
 
-int reach_acc_nb(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes,
-                 int rank, reach_request_t *req)
+int reach_acc_nb(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes, int rank,
+                 reach_request_t *req)
 {
     uint64_t ticket = 0;
     int st = req_check("reach_acc_nb", req);

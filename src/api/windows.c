@@ -66,7 +66,8 @@ int reach_win_get(reach_win_t *w, void *dst, size_t disp, size_t bytes, int rank
     return win_get(w, dst, disp, bytes, rank);
 }
 
-int reach_win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp, size_t bytes, int rank)
+int reach_win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp, size_t bytes,
+                  int rank)
 {
     return win_acc(w, type, scale, src, disp, bytes, rank);
 }
@@ -81,7 +82,8 @@ int reach_win_get_strided(reach_win_t *w, void *dst, size_t disp, const reach_st
     return win_get_strided(w, dst, disp, shape, rank);
 }
 
-int reach_win_acc_strided(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp, const reach_strided_t *shape, int rank)
+int reach_win_acc_strided(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp,
+                          const reach_strided_t *shape, int rank)
 {
     return win_acc_strided(w, type, scale, src, disp, shape, rank);
 }
@@ -96,7 +98,8 @@ int reach_win_get_vector(reach_win_t *w, const reach_vector_t *v, size_t n, int 
     return win_get_vector(w, v, n, rank);
 }
 
-int reach_win_acc_vector(reach_win_t *w, reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank)
+int reach_win_acc_vector(reach_win_t *w, reach_type_t type, const void *scale, const reach_vector_t *v, size_t n,
+                         int rank)
 {
     return win_acc_vector(w, type, scale, v, n, rank);
 }

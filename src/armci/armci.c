@@ -73,7 +73,7 @@ ARMCI_ALIAS(ARMCI_Init_args)
 int PARMCI_Init_mpi_comm(MPI_Comm comm)
 {
     ARMCI_ENTRY();
-    return reach_init_comm(comm) == REACH_SUCCESS;   /* GA's convention; ARMCI-MPI's is 0 */
+    return reach_init_comm(comm) == REACH_SUCCESS; /* GA's convention; ARMCI-MPI's is 0 */
 }
 ARMCI_ALIAS(ARMCI_Init_mpi_comm)
 
@@ -86,8 +86,8 @@ static int armci_mpi_owned;
 
 static int armci_thread_start(int level)
 {
-    if (level != MPI_THREAD_SINGLE && level != MPI_THREAD_FUNNELED &&
-        level != MPI_THREAD_SERIALIZED && level != MPI_THREAD_MULTIPLE)
+    if (level != MPI_THREAD_SINGLE && level != MPI_THREAD_FUNNELED && level != MPI_THREAD_SERIALIZED &&
+        level != MPI_THREAD_MULTIPLE)
         return armci_error(REACH_ERR_ARG, "%d is not an MPI_THREAD_* level", level);
     int inited = 0, provided = MPI_THREAD_SINGLE;
     MPI_Initialized(&inited);
@@ -99,8 +99,7 @@ static int armci_thread_start(int level)
         MPI_Query_thread(&provided);
     }
     if (provided < level)
-        return armci_error(REACH_ERR_ARG, "MPI provides thread level %d, below the %d asked",
-                           provided, level);
+        return armci_error(REACH_ERR_ARG, "MPI provides thread level %d, below the %d asked", provided, level);
     __atomic_store_n(&armci_serial, level == MPI_THREAD_MULTIPLE, __ATOMIC_RELAXED);
     return REACH_SUCCESS;
 }
@@ -131,7 +130,7 @@ int PARMCI_Finalize(void)
 {
     ARMCI_ENTRY();
     __atomic_store_n(&armci_serial, 0, __ATOMIC_RELAXED);
-    armci_mutexes = NULL;   /* reach_finalize destroys every mutex set */
+    armci_mutexes = NULL; /* reach_finalize destroys every mutex set */
     armci_groups_reset();
     int st = reach_initialized() ? reach_finalize() : REACH_SUCCESS;
     int fin = 0;
@@ -200,8 +199,7 @@ int PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device)
 }
 ARMCI_ALIAS(ARMCI_Malloc_memdev)
 
-int PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group,
-                               const char *device)
+int PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group, const char *device)
 {
     ARMCI_ENTRY();
     (void)device;
@@ -291,24 +289,17 @@ ARMCI_ALIAS(ARMCI_Copy)
 int PARMCI_Rmw(int op, void *ploc, void *prem, int extra, int proc)
 {
     ARMCI_ENTRY();
-    if (op != ARMCI_FETCH_AND_ADD && op != ARMCI_FETCH_AND_ADD_LONG && op != ARMCI_SWAP &&
-        op != ARMCI_SWAP_LONG)
+    if (op != ARMCI_FETCH_AND_ADD && op != ARMCI_FETCH_AND_ADD_LONG && op != ARMCI_SWAP && op != ARMCI_SWAP_LONG)
         return armci_error(REACH_ERR_TYPE, "%d is not an ARMCI read-modify-write operation", op);
     if (ploc == NULL)
         return armci_error(REACH_ERR_ARG, "ploc is NULL");
     int64_t old = 0;
     int st;
     switch (op) {
-    case ARMCI_FETCH_AND_ADD:
-        return reach_fetch_add_i32(prem, extra, ploc, proc);
-    case ARMCI_SWAP:
-        return reach_swap_i32(prem, *(int *)ploc, ploc, proc);
-    case ARMCI_FETCH_AND_ADD_LONG:
-        st = reach_fetch_add_i64(prem, extra, &old, proc);
-        break;
-    default:
-        st = reach_swap_i64(prem, *(long *)ploc, &old, proc);
-        break;
+    case ARMCI_FETCH_AND_ADD: return reach_fetch_add_i32(prem, extra, ploc, proc);
+    case ARMCI_SWAP: return reach_swap_i32(prem, *(int *)ploc, ploc, proc);
+    case ARMCI_FETCH_AND_ADD_LONG: st = reach_fetch_add_i64(prem, extra, &old, proc); break;
+    default: st = reach_swap_i64(prem, *(long *)ploc, &old, proc); break;
     }
     if (st == REACH_SUCCESS)
         *(long *)ploc = (long)old;
@@ -320,8 +311,7 @@ int PARMCI_Create_mutexes(int num)
 {
     ARMCI_ENTRY();
     if (armci_mutexes != NULL)
-        return armci_error(REACH_ERR_MUTEX,
-                           "mutexes already exist; call ARMCI_Destroy_mutexes first");
+        return armci_error(REACH_ERR_MUTEX, "mutexes already exist; call ARMCI_Destroy_mutexes first");
     return reach_mutexes_create(num, &armci_mutexes);
 }
 ARMCI_ALIAS(ARMCI_Create_mutexes)

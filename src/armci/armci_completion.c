@@ -19,8 +19,7 @@ int PARMCI_Wait(armci_hdl_t *h)
     ARMCI_ENTRY();
     if (h == NULL)
         return REACH_SUCCESS;
-    int st = h->aggregate ? reach_wait_all() : h->target == -1 ? REACH_SUCCESS
-                                                               : reach_wait_rank(h->target);
+    int st = h->aggregate ? reach_wait_all() : h->target == -1 ? REACH_SUCCESS : reach_wait_rank(h->target);
     if (st == REACH_SUCCESS)
         h->target = -1;
     return st;
@@ -108,5 +107,4 @@ int parmci_notify_wait(int proc, int *pval)
     ARMCI_ENTRY();
     return reach_notify_wait(proc, pval);
 }
-extern __typeof__(parmci_notify_wait) armci_notify_wait
-    __attribute__((weak, alias("parmci_notify_wait")));
+extern __typeof__(parmci_notify_wait) armci_notify_wait __attribute__((weak, alias("parmci_notify_wait")));

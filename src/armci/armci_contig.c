@@ -42,9 +42,7 @@ int armci_acc_type(int optype)
     case ARMCI_ACC_DBL: return REACH_DOUBLE;
     case ARMCI_ACC_CPL: return REACH_COMPLEX;
     case ARMCI_ACC_DCP: return REACH_DCOMPLEX;
-    default:
-        armci_error(REACH_ERR_TYPE, "%d is not an ARMCI_ACC_* operation", optype);
-        return -1;
+    default: armci_error(REACH_ERR_TYPE, "%d is not an ARMCI_ACC_* operation", optype); return -1;
     }
 }
 
@@ -56,8 +54,7 @@ int armci_mark(armci_hdl_t *h, int st, int proc)
 }
 
 /* Blocking if nb is 0; otherwise non-blocking on h (implicit if h is NULL). */
-static int armci_acc(int optype, void *scale, void *src, void *dst, int bytes, int proc, int nb,
-                     armci_hdl_t *h)
+static int armci_acc(int optype, void *scale, void *src, void *dst, int bytes, int proc, int nb, armci_hdl_t *h)
 {
     int t = armci_acc_type(optype);
     if (t < 0)
@@ -67,8 +64,7 @@ static int armci_acc(int optype, void *scale, void *src, void *dst, int bytes, i
     if (!nb)
         return reach_acc((reach_type_t)t, scale, src, dst, (size_t)bytes, proc);
     reach_request_t req;
-    return armci_mark(h, reach_acc_nb((reach_type_t)t, scale, src, dst, (size_t)bytes, proc, &req),
-                      proc);
+    return armci_mark(h, reach_acc_nb((reach_type_t)t, scale, src, dst, (size_t)bytes, proc, &req), proc);
 }
 
 int PARMCI_Acc(int optype, void *scale, void *src, void *dst, int bytes, int proc)
@@ -110,8 +106,7 @@ int PARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
 }
 ARMCI_ALIAS(ARMCI_NbGet)
 
-int PARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int proc,
-                 armci_hdl_t *h)
+int PARMCI_NbAcc(int optype, void *scale, void *src, void *dst, int bytes, int proc, armci_hdl_t *h)
 {
     ARMCI_ENTRY();
     return armci_acc(optype, scale, src, dst, bytes, proc, 1, h);
@@ -120,25 +115,25 @@ ARMCI_ALIAS(ARMCI_NbAcc)
 
 /* A value put is blocking in every form: src, its only copy, is gone on return. */
 #define ARMCI_VALUE(T, Name)                                                        \
-    int PARMCI_PutValue##Name(T src, void *dst, int proc)                            \
-    {                                                                                \
-        ARMCI_ENTRY();                                                               \
-        return reach_put(&src, dst, sizeof src, proc);                               \
-    }                                                                                \
-    ARMCI_ALIAS(ARMCI_PutValue##Name)                                                \
-    int PARMCI_NbPutValue##Name(T src, void *dst, int proc, armci_hdl_t *nb_handle)  \
-    {                                                                                \
-        ARMCI_ENTRY();                                                               \
-        return armci_mark(nb_handle, reach_put(&src, dst, sizeof src, proc), proc);  \
-    }                                                                                \
-    ARMCI_ALIAS(ARMCI_NbPutValue##Name)                                              \
-    T PARMCI_GetValue##Name(void *src, int proc)                                     \
-    {                                                                                \
-        ARMCI_ENTRY();                                                               \
-        T v = 0;                                                                     \
-        armci_check(reach_get(src, &v, sizeof v, proc));                             \
-        return v;                                                                    \
-    }                                                                                \
+    int PARMCI_PutValue##Name(T src, void *dst, int proc)                           \
+    {                                                                               \
+        ARMCI_ENTRY();                                                              \
+        return reach_put(&src, dst, sizeof src, proc);                              \
+    }                                                                               \
+    ARMCI_ALIAS(ARMCI_PutValue##Name)                                               \
+    int PARMCI_NbPutValue##Name(T src, void *dst, int proc, armci_hdl_t *nb_handle) \
+    {                                                                               \
+        ARMCI_ENTRY();                                                              \
+        return armci_mark(nb_handle, reach_put(&src, dst, sizeof src, proc), proc); \
+    }                                                                               \
+    ARMCI_ALIAS(ARMCI_NbPutValue##Name)                                             \
+    T PARMCI_GetValue##Name(void *src, int proc)                                    \
+    {                                                                               \
+        ARMCI_ENTRY();                                                              \
+        T v = 0;                                                                    \
+        armci_check(reach_get(src, &v, sizeof v, proc));                            \
+        return v;                                                                   \
+    }                                                                               \
     ARMCI_ALIAS(ARMCI_GetValue##Name)
 ARMCI_VALUE(int, Int)
 ARMCI_VALUE(long, Long)

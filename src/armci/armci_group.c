@@ -10,10 +10,10 @@
  * group's record keeps that array (until ARMCI_Finalize), so that no later
  * group gets its address and a stale copy of the handle is refused. */
 typedef struct {
-    reach_group_t *group;   /* NULL: this process is not a member */
+    reach_group_t *group; /* NULL: this process is not a member */
     int size;
-    int *members;           /* job-wide rank of each member: grp_to_abs */
-    int *inverse;           /* group rank of each job-wide rank, or -1: abs_to_grp */
+    int *members; /* job-wide rank of each member: grp_to_abs */
+    int *inverse; /* group rank of each job-wide rank, or -1: abs_to_grp */
     int freed;
 } armci_record_t;
 
@@ -24,9 +24,7 @@ static int default_record;
 
 /* The group of no members: a freed handle, or a split that leaves this
  * process out. */
-static const ARMCI_Group armci_no_group = {.comm = MPI_COMM_NULL,
-                                           .noncoll_pgroup_comm = MPI_COMM_NULL,
-                                           .rank = -1};
+static const ARMCI_Group armci_no_group = {.comm = MPI_COMM_NULL, .noncoll_pgroup_comm = MPI_COMM_NULL, .rank = -1};
 
 /* The groups the program did not free are released with the rest. */
 void armci_groups_reset(void)

@@ -15,8 +15,7 @@
 
 #include <pthread.h>
 
-#define ARMCI_ALIAS(name) \
-    extern __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
+#define ARMCI_ALIAS(name) extern __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
 
 /* The first statement of every entry point that can fail: until the
  * function returns, every message about a failure, reach's included, names
@@ -31,17 +30,14 @@
  * that waits (ARMCI_Lock, ARMCI_Barrier, a collective) holds it while it
  * waits. */
 typedef struct armci_entry {
-    const char *name;   /* NULL: not the outermost entry point */
-    int locked;         /* it took armci_serial_lock */
+    const char *name; /* NULL: not the outermost entry point */
+    int locked;       /* it took armci_serial_lock */
 } armci_entry_t;
-#define ARMCI_ENTRY()                                                                \
-    armci_entry_t armci_entry_ __attribute__((cleanup(armci_leave), unused)) =      \
-        armci_enter(__func__)
+#define ARMCI_ENTRY() armci_entry_t armci_entry_ __attribute__((cleanup(armci_leave), unused)) = armci_enter(__func__)
 /* The outermost entry point the thread is in; NULL outside them. reach asks
  * for it only when it reports a failure (reach_set_caller_hook). Initial-exec
  * TLS: one load relative to the thread pointer on every call. */
-extern _Thread_local const char *armci_current
-    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+extern _Thread_local const char *armci_current __attribute__((tls_model("initial-exec"), visibility("hidden")));
 /* Set from ARMCI_Init_thread(MPI_THREAD_MULTIPLE) to ARMCI_Finalize. */
 extern int armci_serial __attribute__((visibility("hidden")));
 extern pthread_mutex_t armci_serial_lock __attribute__((visibility("hidden")));
@@ -70,8 +66,7 @@ const char *armci_call(void) __attribute__((visibility("hidden")));
 void armci_check(int status) __attribute__((visibility("hidden")));
 /* One line naming the call and the problem (unless REACH_QUIET); returns
  * status. For checks the ARMCI layer makes itself (ARMCI codes, int sizes). */
-int armci_error(int status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3), visibility("hidden")));
+int armci_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), visibility("hidden")));
 
 /* The reach group behind an ARMCI group handle; NULL (after a message) if
  * the handle is not a live group of this process. */
@@ -89,8 +84,7 @@ int armci_mark(armci_hdl_t *h, int st, int proc) __attribute__((visibility("hidd
 
 /* Shared by the files of the message layer (message.c, armci_msg_reduce.c). */
 /* Ends the job with "CALL: " and what fmt says. */
-_Noreturn void armci_msg_die(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2), visibility("hidden")));
+_Noreturn void armci_msg_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), visibility("hidden")));
 /* The group of a call: the given one, else the default group. */
 reach_group_t *armci_msg_group(ARMCI_Group *group) __attribute__((visibility("hidden")));
 /* The communicator of a scope; MPI_COMM_NULL if this process is outside it

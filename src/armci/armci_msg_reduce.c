@@ -84,17 +84,18 @@ static MPI_Op msg_op(const char *op, int type)
         integer_op = MPI_BOR;
     if (integer_op == MPI_OP_NULL)
         armci_msg_die("unknown operation \"%.32s\": the operations are + (sum), * (mult), max, min, "
-                "absmax, absmin, and for integer types && (land), || (lor), & (band), "
-                "| (bor, or)", op);
+                      "absmax, absmin, and for integer types && (land), || (lor), & (band), "
+                      "| (bor, or)",
+                      op);
     if (type == ARMCI_FLOAT || type == ARMCI_DOUBLE)
         armci_msg_die("operation \"%s\" takes integer types only (ARMCI_INT, ARMCI_LONG, "
-                "ARMCI_LONG_LONG)", op);
+                      "ARMCI_LONG_LONG)",
+                      op);
     return integer_op;
 }
 
 /* gop (root < 0: result everywhere) or reduce to the scope's first member. */
-static void msg_reduce(int scope, void *x, int n, const char *op, int type, int to_first,
-                       ARMCI_Group *group)
+static void msg_reduce(int scope, void *x, int n, const char *op, int type, int to_first, ARMCI_Group *group)
 {
     MPI_Datatype dt = msg_type(type);
     MPI_Op mop = msg_op(op, type);
@@ -106,17 +107,17 @@ static void msg_reduce(int scope, void *x, int n, const char *op, int type, int 
         msg_unary(x, n, type, truth);
     if (reach_initialized()) {
         reach_reduce_op_t rop = mop == MPI_SUM    ? REACH_REDUCE_SUM
-                              : mop == MPI_PROD   ? REACH_REDUCE_PROD
-                              : mop == MPI_MAX    ? REACH_REDUCE_MAX
-                              : mop == MPI_MIN    ? REACH_REDUCE_MIN
-                              : mop == MPI_LAND   ? REACH_REDUCE_LAND
-                              : mop == MPI_LOR    ? REACH_REDUCE_LOR
-                              : mop == MPI_BAND   ? REACH_REDUCE_BAND
+                                : mop == MPI_PROD ? REACH_REDUCE_PROD
+                                : mop == MPI_MAX  ? REACH_REDUCE_MAX
+                                : mop == MPI_MIN  ? REACH_REDUCE_MIN
+                                : mop == MPI_LAND ? REACH_REDUCE_LAND
+                                : mop == MPI_LOR  ? REACH_REDUCE_LOR
+                                : mop == MPI_BAND ? REACH_REDUCE_BAND
                                                   : REACH_REDUCE_BOR;
-        reach_type_t t = type == ARMCI_INT     ? REACH_INT
-                       : type == ARMCI_FLOAT   ? REACH_FLOAT
-                       : type == ARMCI_DOUBLE  ? REACH_DOUBLE
-                                               : REACH_LONG;   /* long, long long */
+        reach_type_t t = type == ARMCI_INT      ? REACH_INT
+                         : type == ARMCI_FLOAT  ? REACH_FLOAT
+                         : type == ARMCI_DOUBLE ? REACH_DOUBLE
+                                                : REACH_LONG; /* long, long long */
         reach_group_t *g = armci_msg_group(group);
         armci_check(to_first ? reach_reduce(g, armci_msg_scope(scope), x, (size_t)n, t, rop)
                              : reach_allreduce(g, armci_msg_scope(scope), x, (size_t)n, t, rop));
@@ -156,21 +157,21 @@ void armci_msg_group_gop_scope(int scope, void *x, int n, char *op, int type, AR
     msg_reduce(scope, x, n, op, type, 0, group);
 }
 
-#define MSG_GOPS(letter, T, TYPE)                                                   \
-    void armci_msg_##letter##gop(T *x, int n, char *op)                             \
-    {                                                                               \
-        ARMCI_ENTRY();                                                              \
-        msg_reduce(SCOPE_ALL, x, n, op, TYPE, 0, NULL);                             \
-    }                                                                               \
-    void armci_msg_clus_##letter##gop(T *x, int n, char *op)                        \
-    {                                                                               \
-        ARMCI_ENTRY();                                                              \
-        msg_reduce(SCOPE_NODE, x, n, op, TYPE, 0, NULL);                            \
-    }                                                                               \
-    void armci_msg_group_##letter##gop(T *x, int n, char *op, ARMCI_Group *group)   \
-    {                                                                               \
-        ARMCI_ENTRY();                                                              \
-        msg_reduce(SCOPE_ALL, x, n, op, TYPE, 0, group);                            \
+#define MSG_GOPS(letter, T, TYPE)                                                 \
+    void armci_msg_##letter##gop(T *x, int n, char *op)                           \
+    {                                                                             \
+        ARMCI_ENTRY();                                                            \
+        msg_reduce(SCOPE_ALL, x, n, op, TYPE, 0, NULL);                           \
+    }                                                                             \
+    void armci_msg_clus_##letter##gop(T *x, int n, char *op)                      \
+    {                                                                             \
+        ARMCI_ENTRY();                                                            \
+        msg_reduce(SCOPE_NODE, x, n, op, TYPE, 0, NULL);                          \
+    }                                                                             \
+    void armci_msg_group_##letter##gop(T *x, int n, char *op, ARMCI_Group *group) \
+    {                                                                             \
+        ARMCI_ENTRY();                                                            \
+        msg_reduce(SCOPE_ALL, x, n, op, TYPE, 0, group);                          \
     }
 MSG_GOPS(i, int, ARMCI_INT)
 MSG_GOPS(l, long, ARMCI_LONG)

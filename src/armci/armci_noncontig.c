@@ -6,12 +6,10 @@
 
 /* Fills a reach shape from ARMCI's arrays; NULL stride arrays are allowed
  * for 0 levels. */
-static int armci_shape(int src_stride[], int dst_stride[], int count[], int levels,
-                       reach_strided_t *s)
+static int armci_shape(int src_stride[], int dst_stride[], int count[], int levels, reach_strided_t *s)
 {
     if (levels < 0 || levels > ARMCI_MAX_STRIDE_LEVEL)
-        return armci_error(REACH_ERR_ARG, "%d stride levels (0 to %d allowed)", levels,
-                           ARMCI_MAX_STRIDE_LEVEL);
+        return armci_error(REACH_ERR_ARG, "%d stride levels (0 to %d allowed)", levels, ARMCI_MAX_STRIDE_LEVEL);
     if (count == NULL || (levels > 0 && (src_stride == NULL || dst_stride == NULL)))
         return armci_error(REACH_ERR_ARG, "a count or stride array is NULL");
     s->levels = levels;
@@ -32,9 +30,8 @@ static int armci_shape(int src_stride[], int dst_stride[], int count[], int leve
 enum { OP_PUT, OP_GET, OP_ACC };
 
 /* Blocking if nb is 0, else non-blocking on h (implicit if NULL). */
-static int armci_strided(int op, int optype, void *scale, void *src, int src_stride[], void *dst,
-                         int dst_stride[], int count[], int levels, int proc, int nb,
-                         armci_hdl_t *h)
+static int armci_strided(int op, int optype, void *scale, void *src, int src_stride[], void *dst, int dst_stride[],
+                         int count[], int levels, int proc, int nb, armci_hdl_t *h)
 {
     reach_strided_t s;
     int st = armci_shape(src_stride, dst_stride, count, levels, &s);
@@ -45,12 +42,8 @@ static int armci_strided(int op, int optype, void *scale, void *src, int src_str
         return REACH_ERR_TYPE;
     reach_request_t r, *req = &r;
     switch (op) {
-    case OP_PUT:
-        st = nb ? reach_put_strided_nb(src, dst, &s, proc, req) : reach_put_strided(src, dst, &s, proc);
-        break;
-    case OP_GET:
-        st = nb ? reach_get_strided_nb(src, dst, &s, proc, req) : reach_get_strided(src, dst, &s, proc);
-        break;
+    case OP_PUT: st = nb ? reach_put_strided_nb(src, dst, &s, proc, req) : reach_put_strided(src, dst, &s, proc); break;
+    case OP_GET: st = nb ? reach_get_strided_nb(src, dst, &s, proc, req) : reach_get_strided(src, dst, &s, proc); break;
     default:
         st = nb ? reach_acc_strided_nb((reach_type_t)t, scale, src, dst, &s, proc, req)
                 : reach_acc_strided((reach_type_t)t, scale, src, dst, &s, proc);
@@ -59,86 +52,84 @@ static int armci_strided(int op, int optype, void *scale, void *src, int src_str
     return nb ? armci_mark(h, st, proc) : st;
 }
 
-int PARMCI_PutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
-                int count[], int stride_levels, int proc)
+int PARMCI_PutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                int stride_levels, int proc)
 {
     ARMCI_ENTRY();
-    return armci_strided(OP_PUT, 0, NULL, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count,
-                         stride_levels, proc, 0, NULL);
+    return armci_strided(OP_PUT, 0, NULL, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count, stride_levels, proc,
+                         0, NULL);
 }
 ARMCI_ALIAS(ARMCI_PutS)
 
-int PARMCI_GetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
-                int count[], int stride_levels, int proc)
+int PARMCI_GetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                int stride_levels, int proc)
 {
     ARMCI_ENTRY();
-    return armci_strided(OP_GET, 0, NULL, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count,
-                         stride_levels, proc, 0, NULL);
+    return armci_strided(OP_GET, 0, NULL, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count, stride_levels, proc,
+                         0, NULL);
 }
 ARMCI_ALIAS(ARMCI_GetS)
 
-int PARMCI_AccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr,
-                int dst_stride_arr[], int count[], int stride_levels, int proc)
+int PARMCI_AccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
+                int count[], int stride_levels, int proc)
 {
     ARMCI_ENTRY();
-    return armci_strided(OP_ACC, optype, scale, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr,
-                         count, stride_levels, proc, 0, NULL);
+    return armci_strided(OP_ACC, optype, scale, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count, stride_levels,
+                         proc, 0, NULL);
 }
 ARMCI_ALIAS(ARMCI_AccS)
 
-int PARMCI_NbPutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
-                  int count[], int stride_levels, int proc, armci_hdl_t *h)
+int PARMCI_NbPutS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                  int stride_levels, int proc, armci_hdl_t *h)
 {
     ARMCI_ENTRY();
-    return armci_strided(OP_PUT, 0, NULL, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count,
-                         stride_levels, proc, 1, h);
+    return armci_strided(OP_PUT, 0, NULL, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count, stride_levels, proc,
+                         1, h);
 }
 ARMCI_ALIAS(ARMCI_NbPutS)
 
-int PARMCI_NbGetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
-                  int count[], int stride_levels, int proc, armci_hdl_t *h)
+int PARMCI_NbGetS(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                  int stride_levels, int proc, armci_hdl_t *h)
 {
     ARMCI_ENTRY();
-    return armci_strided(OP_GET, 0, NULL, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count,
-                         stride_levels, proc, 1, h);
+    return armci_strided(OP_GET, 0, NULL, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count, stride_levels, proc,
+                         1, h);
 }
 ARMCI_ALIAS(ARMCI_NbGetS)
 
-int PARMCI_NbAccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr,
-                  int dst_stride_arr[], int count[], int stride_levels, int proc, armci_hdl_t *h)
+int PARMCI_NbAccS(int optype, void *scale, void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
+                  int count[], int stride_levels, int proc, armci_hdl_t *h)
 {
     ARMCI_ENTRY();
-    return armci_strided(OP_ACC, optype, scale, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr,
-                         count, stride_levels, proc, 1, h);
+    return armci_strided(OP_ACC, optype, scale, src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count, stride_levels,
+                         proc, 1, h);
 }
 ARMCI_ALIAS(ARMCI_NbAccS)
 
-int PARMCI_PutS_flag(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
-                     int count[], int stride_levels, int *flag, int val, int proc)
+int PARMCI_PutS_flag(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                     int stride_levels, int *flag, int val, int proc)
 {
     ARMCI_ENTRY();
     int st = PARMCI_PutS(src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count, stride_levels, proc);
     if (st == REACH_SUCCESS)
-        st = reach_fence(proc);   /* the data is complete before the flag moves */
+        st = reach_fence(proc); /* the data is complete before the flag moves */
     if (st == REACH_SUCCESS)
         st = reach_put(&val, flag, sizeof val, proc);
     return st;
 }
 ARMCI_ALIAS(ARMCI_PutS_flag)
 
-int PARMCI_PutS_flag_dir(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[],
-                         int count[], int stride_levels, int *flag, int val, int proc)
+int PARMCI_PutS_flag_dir(void *src_ptr, int src_stride_arr[], void *dst_ptr, int dst_stride_arr[], int count[],
+                         int stride_levels, int *flag, int val, int proc)
 {
     ARMCI_ENTRY();
-    return PARMCI_PutS_flag(src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count, stride_levels,
-                            flag, val, proc);
+    return PARMCI_PutS_flag(src_ptr, src_stride_arr, dst_ptr, dst_stride_arr, count, stride_levels, flag, val, proc);
 }
 ARMCI_ALIAS(ARMCI_PutS_flag_dir)
 
 /* Copies between the strided region at ptr and the packed buffer buf
  * (to_buf: ptr to buf); the packed strides follow from the counts. */
-static void armci_local_copy(void *ptr, int levels, int stride_arr[], int count[], char *buf,
-                             int to_buf)
+static void armci_local_copy(void *ptr, int levels, int stride_arr[], int count[], char *buf, int to_buf)
 {
     int packed[ARMCI_MAX_STRIDE_LEVEL];
     for (int i = 0; i < levels && i < ARMCI_MAX_STRIDE_LEVEL && count; i++)
@@ -169,8 +160,7 @@ void armci_stride_info_init(void)
 
 /* ---- vectors ----------------------------------------------------------------- */
 
-static int armci_vector(int op, int optype, void *scale, armci_giov_t darr[], int len, int proc,
-                        int nb, armci_hdl_t *h)
+static int armci_vector(int op, int optype, void *scale, armci_giov_t darr[], int len, int proc, int nb, armci_hdl_t *h)
 {
     if (len < 0 || (len > 0 && darr == NULL))
         return armci_error(REACH_ERR_ARG, "%d descriptors at %p", len, (void *)darr);
@@ -184,19 +174,15 @@ static int armci_vector(int op, int optype, void *scale, armci_giov_t darr[], in
     for (int i = 0; i < len && st == REACH_SUCCESS; i++) {
         if (darr[i].bytes < 0 || darr[i].ptr_array_len < 0)
             st = armci_error(REACH_ERR_ARG, "descriptor %d has a negative size or length", i);
-        v[i] = (reach_vector_t){darr[i].src_ptr_array, darr[i].dst_ptr_array,
-                                (size_t)darr[i].ptr_array_len, (size_t)darr[i].bytes};
+        v[i] = (reach_vector_t){darr[i].src_ptr_array, darr[i].dst_ptr_array, (size_t)darr[i].ptr_array_len,
+                                (size_t)darr[i].bytes};
     }
     if (st == REACH_SUCCESS) {
         reach_request_t r, *req = &r;
         size_t n = (size_t)len;
         switch (op) {
-        case OP_PUT:
-            st = nb ? reach_put_vector_nb(v, n, proc, req) : reach_put_vector(v, n, proc);
-            break;
-        case OP_GET:
-            st = nb ? reach_get_vector_nb(v, n, proc, req) : reach_get_vector(v, n, proc);
-            break;
+        case OP_PUT: st = nb ? reach_put_vector_nb(v, n, proc, req) : reach_put_vector(v, n, proc); break;
+        case OP_GET: st = nb ? reach_get_vector_nb(v, n, proc, req) : reach_get_vector(v, n, proc); break;
         default:
             st = nb ? reach_acc_vector_nb((reach_type_t)t, scale, v, n, proc, req)
                     : reach_acc_vector((reach_type_t)t, scale, v, n, proc);

@@ -149,8 +149,7 @@ void parmci_msg_barrier(void)
     ARMCI_ENTRY();
     msg_barrier(NULL);
 }
-extern __typeof__(parmci_msg_barrier) armci_msg_barrier
-    __attribute__((weak, alias("parmci_msg_barrier")));
+extern __typeof__(parmci_msg_barrier) armci_msg_barrier __attribute__((weak, alias("parmci_msg_barrier")));
 
 void parmci_msg_group_barrier(ARMCI_Group *group)
 {
@@ -234,8 +233,7 @@ void armci_msg_clus_brdcst(void *buf, int len)
     MPI_Bcast(buf, len, MPI_BYTE, 0, comm);
 }
 
-void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_nproc,
-                           ARMCI_Group *mastergroup)
+void armci_grp_clus_brdcst(void *buf, int len, int grp_master, int grp_clus_nproc, ARMCI_Group *mastergroup)
 {
     ARMCI_ENTRY();
     (void)grp_clus_nproc;

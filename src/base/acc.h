@@ -8,9 +8,8 @@
  * atomicity and of alignment). */
 static inline size_t acc_elem_size(reach_type_t t)
 {
-    static const unsigned char size[REACH_TYPE_COUNT] = {sizeof(int), sizeof(long), sizeof(float),
-                                                         sizeof(double), 2 * sizeof(float),
-                                                         2 * sizeof(double)};
+    static const unsigned char size[REACH_TYPE_COUNT] = {sizeof(int),    sizeof(long),      sizeof(float),
+                                                         sizeof(double), 2 * sizeof(float), 2 * sizeof(double)};
     return size[t];
 }
 
@@ -30,7 +29,6 @@ int acc_check_size(const char *call, reach_type_t t, const void *scale, size_t b
 
 /* The same, and dst aligned to the component size: what a contiguous
  * accumulate requires. */
-int acc_check(const char *call, reach_type_t t, const void *scale, const void *dst,
-              size_t bytes) REACH_HIDDEN;
+int acc_check(const char *call, reach_type_t t, const void *scale, const void *dst, size_t bytes) REACH_HIDDEN;
 
 #endif

@@ -21,19 +21,19 @@
 
 #define CACHE_LINE 64
 
-#define ARENA_STRIPES        512
-#define ARENA_STRIPE_SHIFT   13        /* one stripe lock covers 8 KiB of arena */
-#define ARENA_QNODES         64        /* locks one process may hold at once */
-#define ARENA_QNODE_OFF      (32u << 10)
-#define ARENA_BARRIER_OFF    (40u << 10)
-#define ARENA_DISSEM_OFF     (44u << 10)
-#define ARENA_DISSEM_ROUNDS  32
+#define ARENA_STRIPES 512
+#define ARENA_STRIPE_SHIFT 13 /* one stripe lock covers 8 KiB of arena */
+#define ARENA_QNODES 64       /* locks one process may hold at once */
+#define ARENA_QNODE_OFF (32u << 10)
+#define ARENA_BARRIER_OFF (40u << 10)
+#define ARENA_DISSEM_OFF (44u << 10)
+#define ARENA_DISSEM_ROUNDS 32
 /* Waitwords are one cache line apart. */
-#define ARENA_TREE_ARRIVE_OFF  (ARENA_DISSEM_OFF + ARENA_DISSEM_ROUNDS * sizeof(waitword_t))
+#define ARENA_TREE_ARRIVE_OFF (ARENA_DISSEM_OFF + ARENA_DISSEM_ROUNDS * sizeof(waitword_t))
 #define ARENA_TREE_RELEASE_OFF (ARENA_TREE_ARRIVE_OFF + sizeof(waitword_t))
-#define ARENA_XCHG_OFF         (ARENA_TREE_RELEASE_OFF + sizeof(waitword_t))   /* ARENA_DISSEM_ROUNDS words */
-#define ARENA_ENTERED_OFF      (ARENA_XCHG_OFF + ARENA_DISSEM_ROUNDS * sizeof(waitword_t))
-#define ARENA_HEAP_OFF       ((size_t)64 << 10)
+#define ARENA_XCHG_OFF (ARENA_TREE_RELEASE_OFF + sizeof(waitword_t)) /* ARENA_DISSEM_ROUNDS words */
+#define ARENA_ENTERED_OFF (ARENA_XCHG_OFF + ARENA_DISSEM_ROUNDS * sizeof(waitword_t))
+#define ARENA_HEAP_OFF ((size_t)64 << 10)
 
 typedef struct arena_stripe {
     _Alignas(CACHE_LINE) _Atomic uint32_t lock;

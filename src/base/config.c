@@ -13,8 +13,14 @@ int config_parse_bool(const char *s, int *out)
     static const char *const yes[] = {"1", "y", "yes", "on", "true"};
     static const char *const no[] = {"0", "n", "no", "off", "false"};
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
-        if (strcasecmp(s, yes[i]) == 0) { *out = 1; return 0; }
-        if (strcasecmp(s, no[i]) == 0) { *out = 0; return 0; }
+        if (strcasecmp(s, yes[i]) == 0) {
+            *out = 1;
+            return 0;
+        }
+        if (strcasecmp(s, no[i]) == 0) {
+            *out = 0;
+            return 0;
+        }
     }
     return -1;
 }
@@ -44,10 +50,26 @@ int config_parse_size(const char *s, size_t *out)
     unsigned shift = 0;
     switch (*end) {
     case '\0': break;
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        end++;
+        break;
     default: return -1;
     }
     if (*end != '\0' || (shift && v > (SIZE_MAX >> shift)))
@@ -78,16 +100,15 @@ int config_parse_string(const char *s, char (*out)[CONFIG_STRING_MAX])
 
 /* config_parse_protocol, _barrier, _lock, _winsync and _network: the constant of the
  * choice s names, in any case. */
-#define CONFIG_PARSE_CHOICE_(constant, name)                                         \
-    if (strcasecmp(s, name) == 0) {                                                  \
-        *out = constant;                                                             \
-        return 0;                                                                    \
+#define CONFIG_PARSE_CHOICE_(constant, name) \
+    if (strcasecmp(s, name) == 0) {          \
+        *out = constant;                     \
+        return 0;                            \
     }
-#define X(TYPE, type)                                                                \
-    int config_parse_##type(const char *s, int *out)                                 \
-    {                                                                                \
-        CONFIG_##TYPE##_CHOICES(CONFIG_PARSE_CHOICE_)                                \
-        return -1;                                                                   \
+#define X(TYPE, type)                                            \
+    int config_parse_##type(const char *s, int *out)             \
+    {                                                            \
+        CONFIG_##TYPE##_CHOICES(CONFIG_PARSE_CHOICE_) return -1; \
     }
 CONFIG_CHOICE_TYPES(X)
 #undef X
@@ -95,8 +116,8 @@ CONFIG_CHOICE_TYPES(X)
 const char *config_choices(const char *type)
 {
     /* Each list without the ", " before its first name. */
-#define X(TYPE, lower)                                                               \
-    if (strcmp(type, #TYPE) == 0)                                                    \
+#define X(TYPE, lower)            \
+    if (strcmp(type, #TYPE) == 0) \
         return CONFIG_CHOICES_AFTER_COMMAS(TYPE) + 2;
     CONFIG_CHOICE_TYPES(X)
 #undef X
@@ -148,8 +169,8 @@ static int config_known(const char *name)
     size_t len = strcspn(name, "=");
     if (strncmp(name, "REACH_UCX_", 10) == 0)
         return 1;
-#define X(field, vname, type, def, help)                                             \
-    if (strlen(vname) == len && strncmp(name, vname, len) == 0)                     \
+#define X(field, vname, type, def, help)                        \
+    if (strlen(vname) == len && strncmp(name, vname, len) == 0) \
         return 1;
     REACH_CONFIG_TABLE(X)
 #undef X
@@ -161,12 +182,13 @@ static int config_known(const char *name)
 static int config_read(config_t *cfg, int report)
 {
     int bad = 0;
-    char takes[128];   /* a choice type's "a, b or c" */
+    char takes[128]; /* a choice type's "a, b or c" */
     /* A misspelt variable would be ignored without a word. */
     for (char **e = environ; report && *e; e++)
         if (strncmp(*e, "REACH_", 6) == 0 && !config_known(*e))
-            fprintf(stderr, "reach: environment variable %.*s is not one of reach's and is ignored "
-                            "(reach-info lists them)\n",
+            fprintf(stderr,
+                    "reach: environment variable %.*s is not one of reach's and is ignored "
+                    "(reach-info lists them)\n",
                     (int)strcspn(*e, "="), *e);
 #define X(field, name, type, def, help)                                              \
     {                                                                                \
@@ -174,8 +196,9 @@ static int config_read(config_t *cfg, int report)
         config_parse_##type(def, &cfg->field);                                       \
         if (env && config_parse_##type(env, &cfg->field) != 0) {                     \
             if (report)                                                              \
-                fprintf(stderr, "reach: environment variable %s=\"%s\" is not a valid %s; " \
-                                "it takes %s\n",                                     \
+                fprintf(stderr,                                                      \
+                        "reach: environment variable %s=\"%s\" is not a valid %s; "  \
+                        "it takes %s\n",                                             \
                         name, env, #type, config_takes(#type, takes, sizeof takes)); \
             bad = 1;                                                                 \
         }                                                                            \
@@ -201,12 +224,11 @@ void config_print(void)
     config_t cfg;
     memset(&cfg, 0, sizeof cfg);
     printf("%-22s %-8s %-8s %-10s %s\n", "variable", "type", "default", "in force", "meaning");
-#define X(field, name, type, def, help)                                              \
-    {                                                                                \
-        const char *env = getenv(name);                                              \
-        int ok = !env || config_parse_##type(env, &cfg.field) == 0;                  \
-        printf("%-22s %-8s %-8s %-10s %s\n", name, #type, def,                       \
-               env ? (ok ? env : "INVALID") : def, help);                            \
+#define X(field, name, type, def, help)                                                                   \
+    {                                                                                                     \
+        const char *env = getenv(name);                                                                   \
+        int ok = !env || config_parse_##type(env, &cfg.field) == 0;                                       \
+        printf("%-22s %-8s %-8s %-10s %s\n", name, #type, def, env ? (ok ? env : "INVALID") : def, help); \
     }
     REACH_CONFIG_TABLE(X)
 #undef X

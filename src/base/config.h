@@ -16,7 +16,7 @@ typedef struct config {
 #define CONFIG_FIELD_WINSYNC int
 #define CONFIG_FIELD_SECONDS double
 #define CONFIG_FIELD_NETWORK int
-#define CONFIG_STRING_MAX 128   /* a STRING value's room, its end included */
+#define CONFIG_STRING_MAX 128 /* a STRING value's room, its end included */
 #define CONFIG_FIELD_STRING char
 #define CONFIG_FIELD_DIM_STRING [CONFIG_STRING_MAX]
 #define CONFIG_FIELD_DIM_BOOL

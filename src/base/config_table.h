@@ -8,6 +8,9 @@
 #ifndef REACH_BASE_CONFIG_TABLE_H
 #define REACH_BASE_CONFIG_TABLE_H
 
+/* The tables below are laid out by hand. */
+/* clang-format off */
+
 /* The choices of each choice type: X(constant, "name"), in the order of
  * the type's enum (config.h generates it, with <TYPE>_KINDS after the
  * last). A value names a choice in any case; these are the only spellings
@@ -84,5 +87,6 @@
       "a directory: each process writes there the trace of the messages it sent and received and of its waits (rank-NNNNN.trace, read by tools/reach-project.py; empty: no trace)") \
     X(wait_report, "REACH_WAIT_REPORT", SECONDS, "60",                               \
       "seconds in a mutex, barrier, counter, notification or window lock wait after which a process prints, once, what it waits for and who holds it (0: never)")
+/* clang-format on */
 
 #endif

@@ -124,15 +124,13 @@ _Noreturn void rt_fatal(const char *fmt, ...)
 _Noreturn void rt_oom(const char *call, size_t bytes)
 {
     char size[32];
-    rt_fatal("%s: out of private memory (malloc of %s failed)", call,
-             rt_size_str(size, sizeof size, bytes));
+    rt_fatal("%s: out of private memory (malloc of %s failed)", call, rt_size_str(size, sizeof size, bytes));
 }
 
 _Noreturn void rt_abort(int code, const char *msg)
 {
     char prefix[48];
-    fprintf(stderr, "%sabort (code %d): %s\n", rt_prefix(prefix, sizeof prefix), code,
-            msg ? msg : "");
+    fprintf(stderr, "%sabort (code %d): %s\n", rt_prefix(prefix, sizeof prefix), code, msg ? msg : "");
     /* A failure must never look like success: code 0 still exits non-zero. */
     rt_end_job(code != 0 ? code : 1);
 }

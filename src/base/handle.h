@@ -13,7 +13,7 @@
 #include <string.h>
 
 typedef struct handle_pool {
-    void *retired;   /* linked through the pointer after the magic word */
+    void *retired; /* linked through the pointer after the magic word */
 } handle_pool_t;
 
 /* A zeroed handle of size bytes (the same for every call on one pool). */
@@ -37,12 +37,12 @@ static inline void handle_retire(handle_pool_t *pool, void *h)
 
 /* Unlinks item from the singly linked list at *head (which holds it),
  * linked through its member `next`. */
-#define HANDLE_UNLINK(head, item, next)                       \
-    do {                                                      \
-        __typeof__(item) *pp_ = (head);                       \
-        while (*pp_ != (item))                                \
-            pp_ = &(*pp_)->next;                              \
-        *pp_ = (item)->next;                                  \
+#define HANDLE_UNLINK(head, item, next) \
+    do {                                \
+        __typeof__(item) *pp_ = (head); \
+        while (*pp_ != (item))          \
+            pp_ = &(*pp_)->next;        \
+        *pp_ = (item)->next;            \
     } while (0)
 
 #endif

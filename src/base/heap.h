@@ -8,13 +8,13 @@
 
 typedef struct heap_block {
     size_t off, len;
-    int used;               /* 0 free, else the kind the caller gave */
+    int used; /* 0 free, else the kind the caller gave */
 } heap_block_t;
 
 typedef struct heap {
-    heap_block_t *blocks;   /* sorted by offset, covering [base, base+size) */
+    heap_block_t *blocks; /* sorted by offset, covering [base, base+size) */
     int count, capacity;
-    size_t in_use;          /* bytes of used blocks */
+    size_t in_use; /* bytes of used blocks */
 } heap_t;
 
 int heap_init(heap_t *h, size_t base, size_t size) REACH_HIDDEN;

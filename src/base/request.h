@@ -7,8 +7,8 @@
 #include <string.h>
 #include "base/state.h"
 
-#define REQUEST_MAGIC 0x52435251u   /* "RCRQ" */
-enum { REQUEST_DONE = 1, REQUEST_FLIGHT = 2 };   /* in flight: REQUEST_FLIGHT + rank */
+#define REQUEST_MAGIC 0x52435251u              /* "RCRQ" */
+enum { REQUEST_DONE = 1, REQUEST_FLIGHT = 2 }; /* in flight: REQUEST_FLIGHT + rank */
 
 /* Checks the request pointer of a non-blocking call. */
 static inline int req_check(const char *call, reach_request_t *req)

@@ -12,7 +12,7 @@
 #include "reach.h"
 
 #define REACH_HIDDEN __attribute__((visibility("hidden")))
-#define likely(x)   __builtin_expect(!!(x), 1)
+#define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* One live segment of a rank: [start, end) in that rank's address space. */
@@ -24,35 +24,35 @@ typedef struct seg_range {
 typedef struct seg_table {
     seg_range_t *ranges;
     int count, capacity;
-    uint32_t removals;   /* segments removed so far: what was checked against it may be gone */
+    uint32_t removals; /* segments removed so far: what was checked against it may be gone */
 } seg_table_t;
 
 /* What this process knows about another rank. */
 typedef struct peer {
-    char *map;          /* its arena mapped here, NULL if on another node */
-    uintptr_t rbase;    /* its arena's address in its own address space */
-    seg_table_t segs;   /* its live user segments */
-    int node;           /* node index */
-    int machine;        /* lowest world rank of its machine */
-    int pid;            /* its process on that machine, */
-    unsigned long long pstart;   /* when it started (clock ticks since boot), */
-    unsigned long long pidns;    /* and the pid namespace its pid is of (0: unknown) */
-    _Atomic int lost;   /* the network has found it failed (wait_peer_lost) */
+    char *map;                 /* its arena mapped here, NULL if on another node */
+    uintptr_t rbase;           /* its arena's address in its own address space */
+    seg_table_t segs;          /* its live user segments */
+    int node;                  /* node index */
+    int machine;               /* lowest world rank of its machine */
+    int pid;                   /* its process on that machine, */
+    unsigned long long pstart; /* when it started (clock ticks since boot), */
+    unsigned long long pidns;  /* and the pid namespace its pid is of (0: unknown) */
+    _Atomic int lost;          /* the network has found it failed (wait_peer_lost) */
 } peer_t;
 
 typedef struct runtime {
     int initialized;
-    struct boot_comm *comm;         /* the job's ranks: a private duplicate (boot/boot.h) */
-    struct boot_comm *node_comm;    /* ranks sharing this node */
+    struct boot_comm *comm;      /* the job's ranks: a private duplicate (boot/boot.h) */
+    struct boot_comm *node_comm; /* ranks sharing this node */
     int rank, size;
     int node_rank, node_size, node, node_count;
-    int *node_peers;        /* world ranks of this node, by node rank */
-    peer_t *peers;          /* by world rank */
+    int *node_peers; /* world ranks of this node, by node rank */
+    peer_t *peers;   /* by world rank */
     config_t cfg;
     reach_stats_t stats;
-    long long alloc_seq;    /* lowest id the next collective allocation may take */
-    int *node_first;        /* by node: index in node_members of its first rank */
-    int *node_members;      /* world ranks grouped by node, ascending */
+    long long alloc_seq; /* lowest id the next collective allocation may take */
+    int *node_first;     /* by node: index in node_members of its first rank */
+    int *node_members;   /* world ranks grouped by node, ascending */
 } runtime_t;
 
 extern runtime_t rt REACH_HIDDEN;
@@ -62,8 +62,7 @@ extern runtime_t rt REACH_HIDDEN;
  * The rank is said only where it is known (reach's, else the world rank
  * that rt_set_job's world_rank gives); CALL is the function of the layer above reach that the
  * thread is in (reach_set_caller_hook), if any. */
-int rt_error(int status, const char *call, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4))) REACH_HIDDEN;
+int rt_error(int status, const char *call, const char *fmt, ...) __attribute__((format(printf, 3, 4))) REACH_HIDDEN;
 /* Sets the function whose result messages prefix the calling thread's with
  * ("ARMCI_Put" rather than "reach_put"; NULL: none). */
 void rt_set_caller_hook(const char *(*caller)(void)) REACH_HIDDEN;

@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-static const char *const kind_names[REACH_OP_KINDS] = {
-    "put", "get", "acc", "atomic", "fence", "barrier", "lock", "unlock"};
+static const char *const kind_names[REACH_OP_KINDS] = {"put",   "get",     "acc",  "atomic",
+                                                       "fence", "barrier", "lock", "unlock"};
 static const char *const path_names[REACH_PATHS] = {"self", "shm", "net"};
 
 const char *stats_kind_name(int kind)
@@ -47,16 +47,14 @@ void stats_print(FILE *out)
     for (int k = 0; k < REACH_OP_KINDS; k++)
         for (int p = 0; p < REACH_PATHS; p++)
             if (st.ops[k][p] && n < sizeof line)
-                n += (size_t)snprintf(line + n, sizeof line - n, " %s.%s=%llu/%lluB", kind_names[k],
-                                      path_names[p], (unsigned long long)st.ops[k][p],
-                                      (unsigned long long)st.bytes[k][p]);
+                n += (size_t)snprintf(line + n, sizeof line - n, " %s.%s=%llu/%lluB", kind_names[k], path_names[p],
+                                      (unsigned long long)st.ops[k][p], (unsigned long long)st.bytes[k][p]);
     if (n < sizeof line)
         snprintf(line + n, sizeof line - n,
                  " blocking_waits=%llu lock_contended=%llu allocations=%llu messages=%llu"
                  " flow_acks=%llu remote_atomics=%llu server_wakeups=%llu\n",
                  (unsigned long long)st.blocking_waits, (unsigned long long)st.lock_contended,
-                 (unsigned long long)st.allocations, (unsigned long long)st.messages,
-                 (unsigned long long)st.flow_acks, (unsigned long long)st.remote_atomics,
-                 (unsigned long long)st.server_wakeups);
+                 (unsigned long long)st.allocations, (unsigned long long)st.messages, (unsigned long long)st.flow_acks,
+                 (unsigned long long)st.remote_atomics, (unsigned long long)st.server_wakeups);
     fputs(line, out);
 }

@@ -9,16 +9,15 @@ static int strided_extent(const reach_strided_t *s, const size_t *stride, size_t
     size_t e = s->count[0];
     for (int i = 1; i <= s->levels; i++) {
         size_t step;
-        if (__builtin_mul_overflow(s->count[i] - 1, stride[i - 1], &step) ||
-            __builtin_add_overflow(e, step, &e))
+        if (__builtin_mul_overflow(s->count[i] - 1, stride[i - 1], &step) || __builtin_add_overflow(e, step, &e))
             return -1;
     }
     *extent = e;
     return 0;
 }
 
-int strided_plan(const char *call, const reach_strided_t *shape, reach_strided_t *plan,
-                 size_t *src_extent, size_t *dst_extent)
+int strided_plan(const char *call, const reach_strided_t *shape, reach_strided_t *plan, size_t *src_extent,
+                 size_t *dst_extent)
 {
     if (shape == NULL)
         return rt_error(REACH_ERR_ARG, call, "the strided shape is NULL");
@@ -50,7 +49,7 @@ int strided_plan(const char *call, const reach_strided_t *shape, reach_strided_t
             continue;
         int L = plan->levels;
         if (ss == src_span && ds == dst_span) {
-            plan->count[L] *= c;            /* contiguous with what is below */
+            plan->count[L] *= c; /* contiguous with what is below */
         } else {
             plan->levels = ++L;
             plan->count[L] = c;

@@ -7,8 +7,8 @@
 /* Checks the shape and computes the bytes each side spans from its base
  * (0 if any count is 0: nothing moves). On success *plan is the shape with
  * contiguous levels merged and levels of one item dropped. */
-int strided_plan(const char *call, const reach_strided_t *shape, reach_strided_t *plan,
-                 size_t *src_extent, size_t *dst_extent) REACH_HIDDEN;
+int strided_plan(const char *call, const reach_strided_t *shape, reach_strided_t *plan, size_t *src_extent,
+                 size_t *dst_extent) REACH_HIDDEN;
 
 /* Total bytes a shape moves. */
 static inline size_t strided_bytes(const reach_strided_t *p)

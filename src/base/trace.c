@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TRACE_BLOCK 65536                /* events per block */
-#define TRACE_MAX_EVENTS (1u << 21)      /* per thread: 64 MiB of events */
+#define TRACE_BLOCK 65536           /* events per block */
+#define TRACE_MAX_EVENTS (1u << 21) /* per thread: 64 MiB of events */
 #define TRACE_MARKS 256
 
 int trace_on;
@@ -28,14 +28,14 @@ typedef struct trace_block {
 
 static struct {
     pthread_mutex_t lock;
-    trace_block_t *blocks, **tail;   /* every block, in the order they were made */
-    unsigned gen;               /* this trace's number, from 1 */
-    _Atomic unsigned dropped;   /* events beyond a thread's TRACE_MAX_EVENTS */
+    trace_block_t *blocks, **tail; /* every block, in the order they were made */
+    unsigned gen;                  /* this trace's number, from 1 */
+    _Atomic unsigned dropped;      /* events beyond a thread's TRACE_MAX_EVENTS */
     _Atomic uint32_t seq;
     FILE *out;
     char path[CONFIG_STRING_MAX + 32];
     size_t arena;
-    const void **maps;          /* by rank: where its arena is mapped here, NULL if not */
+    const void **maps; /* by rank: where its arena is mapped here, NULL if not */
     char *marks[TRACE_MARKS];
     int nmarks;
 } tr = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -90,10 +90,14 @@ void trace_record_at(uint64_t t, int type, int chan, int peer, uint32_t seq, uin
     if (mine->n == TRACE_BLOCK)
         mine = trace_block_new();
     mine_events++;
-    mine->ev[mine->n++] = (trace_event_t){
-        .t = t,
-        .type = (uint8_t)type, .thread = (uint8_t)(rt_on_server != 0), .chan = (uint8_t)chan,
-        .peer = peer, .seq = seq, .bytes = bytes, .ref = ref};
+    mine->ev[mine->n++] = (trace_event_t){.t = t,
+                                          .type = (uint8_t)type,
+                                          .thread = (uint8_t)(rt_on_server != 0),
+                                          .chan = (uint8_t)chan,
+                                          .peer = peer,
+                                          .seq = seq,
+                                          .bytes = bytes,
+                                          .ref = ref};
 }
 
 uint32_t trace_next_seq(void)
@@ -126,11 +130,10 @@ int trace_start(size_t arena)
         return REACH_SUCCESS;
     snprintf(tr.path, sizeof tr.path, "%s/rank-%05d.trace", rt.cfg.trace, rt.rank);
     if (mkdir(rt.cfg.trace, 0777) != 0 && errno != EEXIST)
-        return rt_error(REACH_ERR_ARG, "reach_init", "REACH_TRACE: cannot make the directory %s: %s",
-                        rt.cfg.trace, strerror(errno));
-    if (!(tr.out = fopen(tr.path, "wb")))
-        return rt_error(REACH_ERR_ARG, "reach_init", "REACH_TRACE: cannot write %s: %s", tr.path,
+        return rt_error(REACH_ERR_ARG, "reach_init", "REACH_TRACE: cannot make the directory %s: %s", rt.cfg.trace,
                         strerror(errno));
+    if (!(tr.out = fopen(tr.path, "wb")))
+        return rt_error(REACH_ERR_ARG, "reach_init", "REACH_TRACE: cannot write %s: %s", tr.path, strerror(errno));
     if (!(tr.maps = calloc((size_t)rt.size, sizeof *tr.maps)))
         rt_oom("REACH_TRACE", sizeof *tr.maps * (size_t)rt.size);
     tr.tail = &tr.blocks;
@@ -207,8 +210,8 @@ void trace_stop(void)
     }
     trace_sort(all, all + n, n);
     FILE *f = tr.out;
-    fprintf(f, "reach-trace 1\nrank %d size %d node %d nodes %d node_size %d\n", rt.rank, rt.size,
-            rt.node, rt.node_count, rt.node_size);
+    fprintf(f, "reach-trace 1\nrank %d size %d node %d nodes %d node_size %d\n", rt.rank, rt.size, rt.node,
+            rt.node_count, rt.node_size);
     /* Where this process sees each arena of its node, so that a word's
      * address names its owner and offset. */
     for (int r = 0; r < rt.size; r++)

@@ -17,18 +17,18 @@
 #include <stdint.h>
 
 enum trace_type {
-    TRACE_SEND = 1,   /* chan, peer (to), seq (this process's number), bytes, ref (cause) */
-    TRACE_RECV,       /* chan, peer (from), seq (the sender's number), bytes */
-    TRACE_GET,        /* a get issued: peer, seq, bytes */
-    TRACE_AMO,        /* an atomic issued: peer, seq */
-    TRACE_DONE,       /* the get or atomic seq completed here */
-    TRACE_WAIT,       /* a named wait starts: chan = wait_kind_t, peer = its rank */
-    TRACE_WAITED,     /* ... and ends */
-    TRACE_STORE,      /* a store that wakes waiters: ref = the word, seq = its new value */
-    TRACE_SEE,        /* a wait on a word ends: ref = the word, seq = the value seen */
-    TRACE_MARK,       /* bytes = the label's number (a "mark" line of the header), ref = the
+    TRACE_SEND = 1, /* chan, peer (to), seq (this process's number), bytes, ref (cause) */
+    TRACE_RECV,     /* chan, peer (from), seq (the sender's number), bytes */
+    TRACE_GET,      /* a get issued: peer, seq, bytes */
+    TRACE_AMO,      /* an atomic issued: peer, seq */
+    TRACE_DONE,     /* the get or atomic seq completed here */
+    TRACE_WAIT,     /* a named wait starts: chan = wait_kind_t, peer = its rank */
+    TRACE_WAITED,   /* ... and ends */
+    TRACE_STORE,    /* a store that wakes waiters: ref = the word, seq = its new value */
+    TRACE_SEE,      /* a wait on a word ends: ref = the word, seq = the value seen */
+    TRACE_MARK,     /* bytes = the label's number (a "mark" line of the header), ref = the
                        * thread's processor time, ns */
-    TRACE_HANDLED,    /* the handling of the message RECV named ends: what lies between
+    TRACE_HANDLED,  /* the handling of the message RECV named ends: what lies between
                        * (stores, sends) is its handler's */
 };
 
@@ -36,8 +36,8 @@ enum trace_type {
  * message being handled when it was sent, as (sender + 1) << 32 | seq, 0
  * if none. */
 typedef struct trace_event {
-    uint64_t t;          /* ns, CLOCK_MONOTONIC */
-    uint8_t type, thread, chan, pad;   /* thread: 0 application, 1 server */
+    uint64_t t;                      /* ns, CLOCK_MONOTONIC */
+    uint8_t type, thread, chan, pad; /* thread: 0 application, 1 server */
     int32_t peer;
     uint32_t seq, bytes;
     uint64_t ref;

@@ -13,9 +13,9 @@ struct wait_state wait_now;
 static wait_describe_fn barrier_describe;
 static struct {
     _Atomic int checking; /* liveness checks are on (the networks' watches read it too) */
-    double next_check;   /* when to look at the peers again */
-    int lost;            /* a rank found gone, or -1 */
-    double lost_at;      /* when it was found gone */
+    double next_check;    /* when to look at the peers again */
+    int lost;             /* a rank found gone, or -1 */
+    double lost_at;       /* when it was found gone */
 } wt = {.lost = -1};
 
 static double wait_clock(void)
@@ -40,9 +40,8 @@ int wait_proc_state(int pid, char *state, unsigned long long *start)
     /* The command name may hold spaces and parentheses: fields resume
      * after the last ')'. Field 3 is the state, field 22 the start time. */
     const char *p = strrchr(buf, ')');
-    if (p == NULL ||
-        sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-               state, start) != 2)
+    if (p == NULL || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                            state, start) != 2)
         return -1;
     return 0;
 }
@@ -110,8 +109,7 @@ int wait_proc_gone(int rank)
 int wait_proc_alive(int rank)
 {
     char state;
-    return wait_proc_visible(rank) && wait_proc_is(rank, &state) && state != 'Z' && state != 'X' &&
-           state != 'x';
+    return wait_proc_visible(rank) && wait_proc_is(rank, &state) && state != 'Z' && state != 'X' && state != 'x';
 }
 
 void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), const char *net)
@@ -135,7 +133,7 @@ void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), c
                 *p = (wait_ping_t){0, 0};
             } else {
                 p->posted = took;
-                if (p->since == 0)   /* (also when the backend could not take it: that can last) */
+                if (p->since == 0) /* (also when the backend could not take it: that can last) */
                     p->since = now;
             }
         }
@@ -180,8 +178,7 @@ static void wait_describe(char *buf, size_t len)
             snprintf(buf + n, len - (size_t)n, ", queued behind rank %d (its holder, or a rank waiting ahead)",
                      w->ahead);
         else if (atom_load_acquire(w->ahead_waits) != 0)
-            snprintf(buf + n, len - (size_t)n, ", queued behind rank %d, which waits for it as well",
-                     w->ahead);
+            snprintf(buf + n, len - (size_t)n, ", queued behind rank %d, which waits for it as well", w->ahead);
         else
             snprintf(buf + n, len - (size_t)n, ", held by rank %d", w->ahead);
         break;
@@ -199,12 +196,8 @@ static void wait_describe(char *buf, size_t len)
         snprintf(buf, len, "for the %s lock of rank %d's window (holders are not recorded)",
                  w->id == REACH_LOCK_EXCLUSIVE ? "exclusive" : "shared", w->rank);
         break;
-    case WAIT_NOTIFY:
-        snprintf(buf, len, "for notification %lld from rank %d", (long long)w->value, w->rank);
-        break;
-    default:
-        snprintf(buf, len, "for a transfer, fence or window epoch to complete");
-        break;
+    case WAIT_NOTIFY: snprintf(buf, len, "for notification %lld from rank %d", (long long)w->value, w->rank); break;
+    default: snprintf(buf, len, "for a transfer, fence or window epoch to complete"); break;
     }
 }
 
@@ -219,8 +212,8 @@ void wait_tick(void)
                now - wait_now.since >= rt.cfg.wait_report) {
         char what[256];
         wait_describe(what, sizeof what);
-        fprintf(stderr, "reach: rank %d: has waited %.1f s %s; still waiting (REACH_WAIT_REPORT)\n",
-                rt.rank, now - wait_now.since, what);
+        fprintf(stderr, "reach: rank %d: has waited %.1f s %s; still waiting (REACH_WAIT_REPORT)\n", rt.rank,
+                now - wait_now.since, what);
         wait_now.reported = 1;
     }
     if (!wt.checking || rt.cfg.peer_timeout <= 0)
@@ -239,15 +232,15 @@ void wait_tick(void)
         int n = 0, count = 0;
         for (int r = wt.lost; r < rt.size && n < (int)sizeof who - 32; r++)
             if (wait_peer_gone(r))
-                n += snprintf(who + n, sizeof who - (size_t)n, "%s%d (pid %d)", count++ ? ", " : "", r,
-                              rt.peers[r].pid);
+                n +=
+                    snprintf(who + n, sizeof who - (size_t)n, "%s%d (pid %d)", count++ ? ", " : "", r, rt.peers[r].pid);
         wait_describe(what, sizeof what);
         char net[160] = "";
         if (atomic_load(&lost_said) == 2)
             snprintf(net, sizeof net, " (the network reports: %s)", lost_why);
         rt_fatal("rank%s %s %s ended without reach_finalize (killed, crashed or exited)%s%s, and this "
                  "rank still waits %s; ending the job",
-                 count > 1 ? "s" : "", who, count > 1 ? "have" : "has", net[0] ? " or cannot be reached" : "",
-                 net, what);
+                 count > 1 ? "s" : "", who, count > 1 ? "have" : "has", net[0] ? " or cannot be reached" : "", net,
+                 what);
     }
 }

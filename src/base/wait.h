@@ -33,12 +33,12 @@
 #define WAIT_SLEEP_MS 100
 
 typedef enum {
-    WAIT_NONE,      /* a transfer, fence or epoch: liveness checks only */
-    WAIT_MUTEX,     /* rank = the mutex's home, id = the mutex */
-    WAIT_BARRIER,   /* rank = the rank whose signal is awaited, -1: the node's ranks */
-    WAIT_COUNTER,   /* rank = the counter's home, value = the value awaited */
-    WAIT_NOTIFY,    /* rank = the notifier, value = the notification awaited */
-    WAIT_WINDOW,    /* rank = the window's rank, id = REACH_LOCK_SHARED or _EXCLUSIVE */
+    WAIT_NONE,    /* a transfer, fence or epoch: liveness checks only */
+    WAIT_MUTEX,   /* rank = the mutex's home, id = the mutex */
+    WAIT_BARRIER, /* rank = the rank whose signal is awaited, -1: the node's ranks */
+    WAIT_COUNTER, /* rank = the counter's home, value = the value awaited */
+    WAIT_NOTIFY,  /* rank = the notifier, value = the notification awaited */
+    WAIT_WINDOW,  /* rank = the window's rank, id = REACH_LOCK_SHARED or _EXCLUSIVE */
 } wait_kind_t;
 
 typedef struct wait_what {
@@ -55,7 +55,7 @@ typedef struct wait_what {
 /* What the application thread waits for now, and since when. */
 extern struct wait_state {
     wait_what_t what;
-    double since;       /* 0 until the first tick of this wait */
+    double since; /* 0 until the first tick of this wait */
     int reported;
 } wait_now REACH_HIDDEN;
 

@@ -31,7 +31,7 @@ void (*waitword_poll)(void);
 void waitword_wait_change(waitword_t *ww, uint32_t old)
 {
     void (*poll)(void) = waitword_poll;
-    if (poll && rt_on_server)   /* a thread-local: read only with a network */
+    if (poll && rt_on_server) /* a thread-local: read only with a network */
         poll = NULL;
     uint32_t now;
     for (uint32_t i = 0; i < rt.cfg.spin_count; i++) {

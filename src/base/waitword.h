@@ -67,12 +67,12 @@ static inline void waitword_wait_count(waitword_t *ww, uint32_t target)
  * done by a process of the word's node, or by its owner's server for a
  * process on another. */
 typedef enum word_op {
-    WORD_SWAP64,        /* stores a; returns the old value */
-    WORD_CAS64,         /* stores b if the word equals a; returns the old value */
-    WORD_ADD64,         /* adds a; returns the old value */
-    WORD_STORE64,       /* stores a */
-    WORD_STORE32_WAKE,  /* stores a in the waitword */
-    WORD_ADD32_WAKE,    /* adds a to the waitword; returns the old value */
+    WORD_SWAP64,       /* stores a; returns the old value */
+    WORD_CAS64,        /* stores b if the word equals a; returns the old value */
+    WORD_ADD64,        /* adds a; returns the old value */
+    WORD_STORE64,      /* stores a */
+    WORD_STORE32_WAKE, /* stores a in the waitword */
+    WORD_ADD32_WAKE,   /* adds a to the waitword; returns the old value */
 } word_op_t;
 
 /* Whether op returns something its caller waits for (else it is a signal). */
@@ -87,23 +87,16 @@ static inline uint64_t word_apply(void *word, word_op_t op, uint64_t a, uint64_t
     waitword_t *ww = word;
     uint64_t old = a;
     switch (op) {
-    case WORD_SWAP64:
-        return atom_xchg_acq_rel(w64, a);
-    case WORD_CAS64:
-        atom_cas_acq_rel(w64, &old, b);
-        return old;
-    case WORD_ADD64:
-        return atom_fetch_add_acq_rel(w64, a);
-    case WORD_STORE64:
-        atom_store_release(w64, a);
-        return 0;
+    case WORD_SWAP64: return atom_xchg_acq_rel(w64, a);
+    case WORD_CAS64: atom_cas_acq_rel(w64, &old, b); return old;
+    case WORD_ADD64: return atom_fetch_add_acq_rel(w64, a);
+    case WORD_STORE64: atom_store_release(w64, a); return 0;
     case WORD_STORE32_WAKE:
         trace_store(trace_store_time(), ww, (uint32_t)a);
         atom_store_seq_cst(&ww->value, (uint32_t)a);
         waitword_wake(ww);
         return 0;
-    default:
-        return waitword_add(ww, (uint32_t)a);
+    default: return waitword_add(ww, (uint32_t)a);
     }
 }
 

@@ -35,10 +35,10 @@ int boot_comm_size(const boot_comm_t *c) REACH_HIDDEN;
 void boot_allgather(boot_comm_t *c, const void *mine, size_t bytes, void *all) REACH_HIDDEN;
 /* The reductions of boot_allreduce: a type and an operation. */
 typedef enum boot_reduce {
-    BOOT_INT_MAX,     /* int, largest */
-    BOOT_INT_LAND,    /* int, 1 if every one is non-zero */
-    BOOT_ULL_SUM,     /* unsigned long long, sum */
-    BOOT_LL_MAX,      /* long long, largest */
+    BOOT_INT_MAX,  /* int, largest */
+    BOOT_INT_LAND, /* int, 1 if every one is non-zero */
+    BOOT_ULL_SUM,  /* unsigned long long, sum */
+    BOOT_LL_MAX,   /* long long, largest */
 } boot_reduce_t;
 /* Collective over c: out[i] is op over every process's in[i], for count
  * elements of op's type. */

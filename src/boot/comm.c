@@ -6,7 +6,7 @@
 
 struct boot_comm {
     MPI_Comm mpi;
-    int owned;   /* freed with the handle (else the caller's) */
+    int owned; /* freed with the handle (else the caller's) */
 };
 
 static boot_comm_t *comm_new(MPI_Comm comm, int owned)
@@ -71,7 +71,10 @@ void boot_allreduce(boot_comm_t *c, boot_reduce_t op, const void *in, void *out,
     switch (op) {
     case BOOT_INT_MAX: break;
     case BOOT_INT_LAND: mop = MPI_LAND; break;
-    case BOOT_ULL_SUM: type = MPI_UNSIGNED_LONG_LONG; mop = MPI_SUM; break;
+    case BOOT_ULL_SUM:
+        type = MPI_UNSIGNED_LONG_LONG;
+        mop = MPI_SUM;
+        break;
     case BOOT_LL_MAX: type = MPI_LONG_LONG; break;
     }
     MPI_Allreduce(in, out, count, type, mop, c->mpi);

@@ -56,7 +56,10 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
     boot_allgather(rt.node_comm, &rt.rank, sizeof rt.rank, rt.node_peers);
 
     /* Each rank's process, for the liveness checks of long waits. */
-    struct { unsigned long long pstart, pidns; int machine, pid; } me = {0, 0, machine_leader, (int)getpid()}, *all;
+    struct {
+        unsigned long long pstart, pidns;
+        int machine, pid;
+    } me = {0, 0, machine_leader, (int)getpid()}, *all;
     struct stat ns;
     if (stat("/proc/self/ns/pid", &ns) == 0)
         me.pidns = ((unsigned long long)ns.st_dev << 32) ^ (unsigned long long)ns.st_ino;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GROUP_MAGIC 0x47525550u   /* "GRUP" */
+#define GROUP_MAGIC 0x47525550u /* "GRUP" */
 
 reach_group_t group_world;
 static handle_pool_t group_pool;
@@ -65,8 +65,7 @@ int group_check(const char *call, const reach_group_t *g)
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
     if (g == NULL || g->magic != GROUP_MAGIC)
-        return rt_error(REACH_ERR_HANDLE, call, "group %p is not a live group of this process",
-                        (const void *)g);
+        return rt_error(REACH_ERR_HANDLE, call, "group %p is not a live group of this process", (const void *)g);
     return REACH_SUCCESS;
 }
 

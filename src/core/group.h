@@ -6,12 +6,12 @@
 
 struct reach_group {
     uint32_t magic;
-    boot_comm_t *comm;          /* the members */
-    boot_comm_t *node_comm;     /* the members on this node */
-    boot_comm_t *masters_comm;  /* the first member on each node; NULL elsewhere */
+    boot_comm_t *comm;         /* the members */
+    boot_comm_t *node_comm;    /* the members on this node */
+    boot_comm_t *masters_comm; /* the first member on each node; NULL elsewhere */
     int rank, size;
-    int *world;             /* member number -> job-wide rank */
-    struct group_coll *coll;   /* its collectives (sync/coll_setup.c) */
+    int *world;              /* member number -> job-wide rank */
+    struct group_coll *coll; /* its collectives (sync/coll_setup.c) */
 };
 
 /* What the sync layer does when a group is made (collective over it; an

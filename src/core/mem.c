@@ -10,13 +10,13 @@
 
 /* One collective allocation as this process knows it. */
 typedef struct mem_alloc {
-    long long id;           /* the same on every member (agreed at allocation) */
+    long long id; /* the same on every member (agreed at allocation) */
     reach_group_t *group;
-    void *mine;             /* this rank's block, NULL if it asked for 0 */
+    void *mine; /* this rank's block, NULL if it asked for 0 */
     int members;
-    int *world;             /* member number -> job-wide rank */
-    uintptr_t *bases;       /* every member's block */
-    size_t *lens;           /* every member's length */
+    int *world;       /* member number -> job-wide rank */
+    uintptr_t *bases; /* every member's block */
+    size_t *lens;     /* every member's length */
     int user;
     struct mem_alloc *next;
 } mem_alloc_t;
@@ -33,7 +33,7 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
      * the node has, so that the answer is the same everywhere. */
     unsigned long long node_total = 0, mine_ull = bytes;
     boot_allreduce(g->node_comm, BOOT_ULL_SUM, &mine_ull, &node_total, 1);
-    shm_cache_flush();   /* every member's: what the node has is then free */
+    shm_cache_flush(); /* every member's: what the node has is then free */
     size_t avail = shm_available();
     if (bytes > PTRDIFF_MAX)
         st = rt_error(REACH_ERR_ARG, call, "size %zu is too large (a negative size?)", bytes);
@@ -45,8 +45,8 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
         st = rt_error(REACH_ERR_NOMEM, call,
                       "shared memory is short: the %d processes of this node asked %s (%s here), "
                       "%s are available",
-                      here, rt_size_str(a, sizeof a, (size_t)node_total),
-                      rt_size_str(h, sizeof h, bytes), rt_size_str(v, sizeof v, avail));
+                      here, rt_size_str(a, sizeof a, (size_t)node_total), rt_size_str(h, sizeof h, bytes),
+                      rt_size_str(v, sizeof v, avail));
     }
 
     void *mine = NULL;

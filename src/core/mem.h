@@ -7,8 +7,7 @@
 /* Collective over g. bases[i] receives member i's block (NULL for 0 bytes).
  * user: 1 makes the blocks targets of public operations (segments); 0 is for
  * the runtime's own structures. */
-int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void *bases[],
-                         int user) REACH_HIDDEN;
+int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void *bases[], int user) REACH_HIDDEN;
 /* Collective over g; base is this rank's block of an allocation made on g
  * with the same user flag (NULL if it had none). */
 int mem_free_collective(const char *call, reach_group_t *g, void *base, int user) REACH_HIDDEN;

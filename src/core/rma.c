@@ -98,8 +98,8 @@ int64_t rma_atomic(int rank, uintptr_t raddr, int width, amo_op_t op, int64_t a,
     return width == 4 ? (int32_t)old : old;
 }
 
-uint64_t rma_strided_nb(xfer_t op, int rank, reach_type_t t, const void *scale,
-                        const reach_strided_t *plan, const void *local, uintptr_t raddr)
+uint64_t rma_strided_nb(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
+                        const void *local, uintptr_t raddr)
 {
     char *here = rma_here(rank, raddr);
     if (here == NULL)
@@ -113,8 +113,8 @@ uint64_t rma_strided_nb(xfer_t op, int rank, reach_type_t t, const void *scale,
     return 0;
 }
 
-void rma_strided(xfer_t op, int rank, reach_type_t t, const void *scale,
-                 const reach_strided_t *plan, const void *local, uintptr_t raddr)
+void rma_strided(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan, const void *local,
+                 uintptr_t raddr)
 {
     rma_complete(rank, rma_strided_nb(op, rank, t, scale, plan, local, raddr));
 }
@@ -131,8 +131,8 @@ uint64_t rma_vector_nb(xfer_t op, int rank, reach_type_t t, const void *scale, c
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < v[i].count && v[i].bytes > 0; j++) {
             int get = op == XFER_GET;
-            rma_xfer(op, rank, t, scale, get ? v[i].dst[j] : v[i].src[j],
-                     (uintptr_t)(get ? v[i].src[j] : v[i].dst[j]), v[i].bytes);
+            rma_xfer(op, rank, t, scale, get ? v[i].dst[j] : v[i].src[j], (uintptr_t)(get ? v[i].src[j] : v[i].dst[j]),
+                     v[i].bytes);
         }
     return 0;
 }

@@ -50,8 +50,8 @@ static inline int rma_check(const char *call, int rank, const void *remote, size
     if (unlikely(st != REACH_SUCCESS) || bytes == 0)
         return st;
     if (unlikely(!seg_table_contains(&rt.peers[rank].segs, (uintptr_t)remote, bytes)))
-        return rt_error(REACH_ERR_RANGE, call, "remote range [%p, +%zu) is not inside a segment of rank %d",
-                        remote, bytes, rank);
+        return rt_error(REACH_ERR_RANGE, call, "remote range [%p, +%zu) is not inside a segment of rank %d", remote,
+                        bytes, rank);
     return REACH_SUCCESS;
 }
 
@@ -76,7 +76,7 @@ static inline void rma_complete_or_hand(int rank, uint64_t issued, uint64_t *tic
 {
     if (ticket)
         *ticket = issued;
-    else if (issued != 0)   /* 0: complete already, nothing to call */
+    else if (issued != 0) /* 0: complete already, nothing to call */
         rma_complete(rank, issued);
 }
 
@@ -85,14 +85,14 @@ void rma_get(int rank, uintptr_t raddr, void *dst, size_t bytes) REACH_HIDDEN;
 
 /* An accumulate that may still be in flight to another node on return
  * (src unchanged until it completes); 0 or a ticket, as rma_put_nb. */
-uint64_t rma_acc_nb(int rank, reach_type_t t, const void *scale, const void *src,
-                    uintptr_t raddr, size_t bytes) REACH_HIDDEN;
+uint64_t rma_acc_nb(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
+                    size_t bytes) REACH_HIDDEN;
 void rma_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes) REACH_HIDDEN;
 
 /* One transfer of op between local and raddr: a get reads raddr into
  * local, the others write local to raddr. */
-void rma_xfer(xfer_t op, int rank, reach_type_t t, const void *scale, const void *local,
-              uintptr_t raddr, size_t bytes) REACH_HIDDEN;
+void rma_xfer(xfer_t op, int rank, reach_type_t t, const void *scale, const void *local, uintptr_t raddr,
+              size_t bytes) REACH_HIDDEN;
 
 /* A user atomic of width 4 or 8; returns the old value (a 32-bit one
  * sign-extended). */
@@ -102,18 +102,18 @@ int64_t rma_atomic(int rank, uintptr_t raddr, int width, amo_op_t op, int64_t a,
  * (the destination of a get, else the source), raddr rank's. To another
  * node it returns in flight: 0 or a ticket, as rma_put_nb and rma_get_nb
  * (neither side's buffer touched until it completes). */
-uint64_t rma_strided_nb(xfer_t op, int rank, reach_type_t t, const void *scale,
-                        const reach_strided_t *plan, const void *local, uintptr_t raddr) REACH_HIDDEN;
-void rma_strided(xfer_t op, int rank, reach_type_t t, const void *scale,
-                 const reach_strided_t *plan, const void *local, uintptr_t raddr) REACH_HIDDEN;
+uint64_t rma_strided_nb(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
+                        const void *local, uintptr_t raddr) REACH_HIDDEN;
+void rma_strided(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan, const void *local,
+                 uintptr_t raddr) REACH_HIDDEN;
 
 /* A strided copy of a merged plan between two buffers of this process. */
 void rma_copy_strided(const reach_strided_t *plan, const void *src, void *dst) REACH_HIDDEN;
 
 /* A vector transfer: n descriptors, the remote side of each pair rank's;
  * in flight on return, as rma_strided_nb. */
-uint64_t rma_vector_nb(xfer_t op, int rank, reach_type_t t, const void *scale,
-                       const reach_vector_t *v, size_t n) REACH_HIDDEN;
+uint64_t rma_vector_nb(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
+                       size_t n) REACH_HIDDEN;
 
 /* Everything issued to rank is complete there: on the node, once this
  * process's stores are globally visible. */

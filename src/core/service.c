@@ -9,8 +9,8 @@ int svc_handler(svc_handler_fn fn, int counted)
     return am_handler(fn, counted);
 }
 
-int64_t svc_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data, size_t len,
-                 int answer, void *answer_buf, size_t answer_len)
+int64_t svc_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data, size_t len, int answer,
+                 void *answer_buf, size_t answer_len)
 {
     return am_call(rank, id, raddr, a, b, data, len, answer, answer_buf, answer_len);
 }

@@ -25,8 +25,8 @@ int svc_handler(svc_handler_fn fn, int counted) REACH_HIDDEN;
 /* Sends a request to handler id at rank (on another node). With answer,
  * waits and returns the answer's value, its data (answer_len bytes) in
  * answer_buf. */
-int64_t svc_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data, size_t len,
-                 int answer, void *answer_buf, size_t answer_len) REACH_HIDDEN;
+int64_t svc_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data, size_t len, int answer,
+                 void *answer_buf, size_t answer_len) REACH_HIDDEN;
 /* In a handler: the buffer of len bytes its answer carries. */
 void *svc_answer(svc_target_t *t, size_t len) REACH_HIDDEN;
 

@@ -41,14 +41,14 @@ static struct {
     /* Uses of each mechanism so far (the algorithm may change between
      * barriers): each waitword counts to its mechanism's epoch. */
     uint32_t dissem_epoch, xchg_epoch, tree_epoch;
-    uint32_t arrivals;       /* tree: children's arrivals expected so far */
-    int rounds;              /* ceil(log2 size) */
-    size_t per_round;        /* entries in one round's buffer */
-    uint32_t *buf;           /* my round buffers, rounds x per_round */
-    uintptr_t *raddr;        /* by rank: its round buffers, in its addresses */
-    uint32_t *sums, *out;    /* the combining array and a round's outgoing part */
-    int counter_ready;       /* the counter barrier's counter exists */
-    ctr_ref_t counter;       /* at rank 0 */
+    uint32_t arrivals;    /* tree: children's arrivals expected so far */
+    int rounds;           /* ceil(log2 size) */
+    size_t per_round;     /* entries in one round's buffer */
+    uint32_t *buf;        /* my round buffers, rounds x per_round */
+    uintptr_t *raddr;     /* by rank: its round buffers, in its addresses */
+    uint32_t *sums, *out; /* the combining array and a round's outgoing part */
+    int counter_ready;    /* the counter barrier's counter exists */
+    ctr_ref_t counter;    /* at rank 0 */
     int64_t counter_rounds;
 } bx;
 
@@ -101,8 +101,7 @@ static int bx_combined_init(const char *call)
     bx.out = malloc(sizeof(uint32_t) * bx.per_round);
     if (!bases || !bx.raddr || !bx.sums || !bx.out)
         rt_oom(call, sizeof(uintptr_t) * (size_t)rt.size);
-    int st = mem_alloc_collective(call, &group_world,
-                                  sizeof(uint32_t) * bx.per_round * (size_t)bx.rounds, bases, 0);
+    int st = mem_alloc_collective(call, &group_world, sizeof(uint32_t) * bx.per_round * (size_t)bx.rounds, bases, 0);
     if (st == REACH_SUCCESS) {
         bx.buf = bases[rt.rank];
         for (int r = 0; r < rt.size; r++)
@@ -117,7 +116,7 @@ static int bx_counter_init(const char *call)
 {
     if (rt.node_count < 2 || bx.counter_ready)
         return REACH_SUCCESS;
-    void *mine;   /* released with every other allocation */
+    void *mine; /* released with every other allocation */
     int st = ctr_alloc(call, 0, 0, &bx.counter, &mine);
     bx.counter_ready = st == REACH_SUCCESS;
     bx.counter_rounds = 0;
@@ -154,8 +153,8 @@ static void bx_describe(const wait_what_t *w, char *buf, size_t len)
             n += snprintf(buf + n, len - (size_t)n, "%s%d", late++ ? ", " : "; not yet in it: rank ", r);
     }
     if ((size_t)n < len && rt.node_count > 1)
-        snprintf(buf + n, len - (size_t)n, "%s", late ? " (ranks of other nodes not seen from here)"
-                                                      : "; the ranks of this node are all in it");
+        snprintf(buf + n, len - (size_t)n, "%s",
+                 late ? " (ranks of other nodes not seen from here)" : "; the ranks of this node are all in it");
 }
 
 int barrier_init(void)
@@ -206,7 +205,7 @@ void barrier_finalize(void)
     free(bx.out);
     bx.raddr = NULL;
     bx.sums = bx.out = NULL;
-    bx.buf = NULL;   /* released with every other allocation */
+    bx.buf = NULL; /* released with every other allocation */
 }
 
 /* The node barrier, the node leaders' dissemination, the node barrier. */
@@ -241,7 +240,7 @@ static uint32_t bx_exchange(void)
     bx.xchg_epoch++;
     for (int o = 0; o < n; o++) {
         int dest = (me + o) % n;
-        bx.sums[o] = svc_sent_to(dest);   /* 0 on the node: no counted writes */
+        bx.sums[o] = svc_sent_to(dest); /* 0 on the node: no counted writes */
     }
     for (int k = 0; k < bx.rounds; k++) {
         int d = 1 << k, peer = (me + d) % n;
@@ -295,12 +294,13 @@ static void bx_tree(void)
 static void bx_run(int fence)
 {
     if (fence)
-        rma_flush_local_all();   /* non-blocking transfers: complete at the barrier */
+        rma_flush_local_all(); /* non-blocking transfers: complete at the barrier */
     atom_fence_seq_cst();
     rt_order_release();
     wait_for(WAIT_BARRIER, -1, 0, 0);
-    _Atomic uint32_t *entered = (_Atomic uint32_t *)(void *)rma_here(rt.rank, rt.peers[rt.rank].rbase + ARENA_ENTERED_OFF);
-    atom_store_relaxed(entered, atom_load_relaxed(entered) + 1);   /* for reports only */
+    _Atomic uint32_t *entered =
+        (_Atomic uint32_t *)(void *)rma_here(rt.rank, rt.peers[rt.rank].rbase + ARENA_ENTERED_OFF);
+    atom_store_relaxed(entered, atom_load_relaxed(entered) + 1); /* for reports only */
     if (rt.node_count < 2) {
         svc_node_barrier();
     } else {

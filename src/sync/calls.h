@@ -18,8 +18,10 @@ int notify_rank(int rank) REACH_HIDDEN;
 int notify_wait(int rank, int *waited) REACH_HIDDEN;
 /* coll.c */
 int coll_sync_group(reach_group_t *g, reach_scope_t scope) REACH_HIDDEN;
-int coll_allreduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count, reach_type_t type, reach_reduce_op_t op) REACH_HIDDEN;
-int coll_reduce_root(reach_group_t *g, reach_scope_t scope, void *buf, size_t count, reach_type_t type, reach_reduce_op_t op) REACH_HIDDEN;
+int coll_allreduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count, reach_type_t type,
+                   reach_reduce_op_t op) REACH_HIDDEN;
+int coll_reduce_root(reach_group_t *g, reach_scope_t scope, void *buf, size_t count, reach_type_t type,
+                     reach_reduce_op_t op) REACH_HIDDEN;
 int coll_bcast(reach_group_t *g, reach_scope_t scope, void *buf, size_t bytes, int root) REACH_HIDDEN;
 /* counter.c */
 int counter_create(int home, int64_t initial, reach_counter_t **out) REACH_HIDDEN;
@@ -52,13 +54,16 @@ int win_flush_local(reach_win_t *w, int rank) REACH_HIDDEN;
 /* window_ops.c */
 int win_put(reach_win_t *w, const void *src, size_t disp, size_t bytes, int rank) REACH_HIDDEN;
 int win_get(reach_win_t *w, void *dst, size_t disp, size_t bytes, int rank) REACH_HIDDEN;
-int win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp, size_t bytes, int rank) REACH_HIDDEN;
+int win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp, size_t bytes,
+            int rank) REACH_HIDDEN;
 int win_put_strided(reach_win_t *w, const void *src, size_t disp, const reach_strided_t *shape, int rank) REACH_HIDDEN;
 int win_get_strided(reach_win_t *w, void *dst, size_t disp, const reach_strided_t *shape, int rank) REACH_HIDDEN;
-int win_acc_strided(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp, const reach_strided_t *shape, int rank) REACH_HIDDEN;
+int win_acc_strided(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp,
+                    const reach_strided_t *shape, int rank) REACH_HIDDEN;
 int win_put_vector(reach_win_t *w, const reach_vector_t *v, size_t n, int rank) REACH_HIDDEN;
 int win_get_vector(reach_win_t *w, const reach_vector_t *v, size_t n, int rank) REACH_HIDDEN;
-int win_acc_vector(reach_win_t *w, reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank) REACH_HIDDEN;
+int win_acc_vector(reach_win_t *w, reach_type_t type, const void *scale, const reach_vector_t *v, size_t n,
+                   int rank) REACH_HIDDEN;
 int win_fetch_add_i32(reach_win_t *w, size_t disp, int32_t add, int32_t *old, int rank) REACH_HIDDEN;
 int win_fetch_add_i64(reach_win_t *w, size_t disp, int64_t add, int64_t *old, int rank) REACH_HIDDEN;
 int win_swap_i32(reach_win_t *w, size_t disp, int32_t value, int32_t *old, int rank) REACH_HIDDEN;

@@ -46,20 +46,18 @@ int coll_sync_group(reach_group_t *g, reach_scope_t scope)
     return REACH_SUCCESS;
 }
 
-static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scope, void *buf,
-                          size_t count, reach_type_t type, reach_reduce_op_t op, int all)
+static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scope, void *buf, size_t count,
+                          reach_type_t type, reach_reduce_op_t op, int all)
 {
     int st;
     coll_t *c = coll_of(call, &g, scope, &st);
     if (st != REACH_SUCCESS)
         return st;
     if (type < REACH_INT || type > REACH_DOUBLE)
-        return rt_error(REACH_ERR_TYPE, call, "type %d is not REACH_INT, _LONG, _FLOAT or _DOUBLE",
-                        (int)type);
+        return rt_error(REACH_ERR_TYPE, call, "type %d is not REACH_INT, _LONG, _FLOAT or _DOUBLE", (int)type);
     reduce_fn *kernel = reduce_kernel(type, op);
     if (kernel == NULL)
-        return rt_error(REACH_ERR_ARG, call, "operation %d does not apply to type %d", (int)op,
-                        (int)type);
+        return rt_error(REACH_ERR_ARG, call, "operation %d does not apply to type %d", (int)op, (int)type);
     size_t es = acc_elem_size(type);
     if (count > SIZE_MAX / es)
         return rt_error(REACH_ERR_ARG, call, "count %zu is too large", count);
@@ -77,14 +75,14 @@ static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scop
     return REACH_SUCCESS;
 }
 
-int coll_allreduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count,
-                    reach_type_t type, reach_reduce_op_t op)
+int coll_allreduce(reach_group_t *g, reach_scope_t scope, void *buf, size_t count, reach_type_t type,
+                   reach_reduce_op_t op)
 {
     return coll_reduction("reach_allreduce", g, scope, buf, count, type, op, 1);
 }
 
-int coll_reduce_root(reach_group_t *g, reach_scope_t scope, void *buf, size_t count,
-                 reach_type_t type, reach_reduce_op_t op)
+int coll_reduce_root(reach_group_t *g, reach_scope_t scope, void *buf, size_t count, reach_type_t type,
+                     reach_reduce_op_t op)
 {
     return coll_reduction("reach_reduce", g, scope, buf, count, type, op, 0);
 }

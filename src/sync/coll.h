@@ -9,26 +9,26 @@
 #include "base/state.h"
 #include "base/reduce.h"
 
-#define COLL_SLOT ((size_t)16 << 10)   /* bytes of one chunk */
-#define COLL_XSLOT ((size_t)2 << 10)   /* the most an allreduce exchanges */
-#define COLL_ROUNDS 31                 /* ceil(log2 n) of any int n */
+#define COLL_SLOT ((size_t)16 << 10) /* bytes of one chunk */
+#define COLL_XSLOT ((size_t)2 << 10) /* the most an allreduce exchanges */
+#define COLL_ROUNDS 31               /* ceil(log2 n) of any int n */
 
 /* An area: waitwords, then slots. W_BARRIER, W_UP, W_ACK_CHILD and
  * W_XCHG have a word per round, the others one. */
 enum { W_BARRIER, W_UP, W_ACK_CHILD, W_XCHG, W_DOWN, W_ACK_PARENT, W_FOLD, W_UNFOLD, W_END };
 
 typedef struct coll {
-    int n, me, steps;    /* members (0: not one), this process's number, ceil(log2 n) */
-    int rounds;          /* of the area's layout: ceil(log2 n) of the whole group */
-    int *rank;           /* member -> rank of the job */
-    uintptr_t *area;     /* member -> its area, in its own addresses */
-    char *mine;          /* this process's area */
-    size_t words;        /* bytes of an area's waitwords (its slots follow) */
-    uint32_t barriers;                          /* barriers so far */
-    uint32_t got_up[COLL_ROUNDS], got_down;     /* messages taken, by slot */
-    uint32_t sent_down[COLL_ROUNDS], sent_up;   /* messages sent, by link */
-    uint32_t exchanges, got_fold, got_unfold;   /* small allreduces so far, and their messages */
-    char *acc;           /* a reduction's partial result, one chunk */
+    int n, me, steps;                         /* members (0: not one), this process's number, ceil(log2 n) */
+    int rounds;                               /* of the area's layout: ceil(log2 n) of the whole group */
+    int *rank;                                /* member -> rank of the job */
+    uintptr_t *area;                          /* member -> its area, in its own addresses */
+    char *mine;                               /* this process's area */
+    size_t words;                             /* bytes of an area's waitwords (its slots follow) */
+    uint32_t barriers;                        /* barriers so far */
+    uint32_t got_up[COLL_ROUNDS], got_down;   /* messages taken, by slot */
+    uint32_t sent_down[COLL_ROUNDS], sent_up; /* messages sent, by link */
+    uint32_t exchanges, got_fold, got_unfold; /* small allreduces so far, and their messages */
+    char *acc;                                /* a reduction's partial result, one chunk */
 } coll_t;
 
 /* coll_algo.c: the area's layout */

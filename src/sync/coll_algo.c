@@ -117,8 +117,7 @@ void coll_wait(const coll_t *c, int which, int k, uint32_t target, int from)
 
 /* Copies bytes of src into member to's slot and adds one to its
  * waitword (which, k). */
-static void coll_signal(const coll_t *c, int to, const void *src, size_t bytes, int slot, int which,
-                        int k)
+static void coll_signal(const coll_t *c, int to, const void *src, size_t bytes, int slot, int which, int k)
 {
     uintptr_t a = c->area[to];
     rma_signal(c->rank[to], src, a + c->words + coll_slot_at(c->rounds, slot), bytes,
@@ -201,8 +200,7 @@ static void coll_up(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op, int 
 /* x = op(x, y), or with y_first, op(y, x), so that both sides of an
  * exchange combine the lower member's part first: max and min of a NaN or
  * of -0 and +0 then give the same bits on both. */
-static void coll_combine_ordered(char *x, const char *y, int y_first, size_t n, size_t bytes,
-                                 reduce_fn *op)
+static void coll_combine_ordered(char *x, const char *y, int y_first, size_t n, size_t bytes, reduce_fn *op)
 {
     if (!y_first) {
         op(x, y, n);

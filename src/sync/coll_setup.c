@@ -18,10 +18,10 @@
 struct group_coll {
     coll_t own[3], *scope[3];
     reach_group_t *group;
-    void *block;   /* this process's block */
+    void *block; /* this process's block */
     struct group_coll *next;
 };
-static struct group_coll *colls;   /* every live group's, freed at finalize */
+static struct group_coll *colls; /* every live group's, freed at finalize */
 
 /* ---- set-up ---------------------------------------------------------------------------- */
 
@@ -30,7 +30,7 @@ static struct group_coll *colls;   /* every live group's, freed at finalize */
 static int coll_members(const reach_group_t *g, int s, int *of, int *me)
 {
     int n = 0, my_node = rt.peers[rt.rank].node;
-    char *seen = calloc((size_t)rt.node_count, 1);   /* MASTERS: nodes with a member so far */
+    char *seen = calloc((size_t)rt.node_count, 1); /* MASTERS: nodes with a member so far */
     if (!seen)
         rt_oom("reach_group_create", (size_t)rt.node_count);
     *me = -1;
@@ -84,7 +84,7 @@ static int coll_make(reach_group_t *g)
         }
         size_t off = one_node ? 0 : area * (size_t)s;
         if ((c->n = coll_members(g, s, of, &c->me)) == 0)
-            continue;   /* outside MASTERS: no area */
+            continue; /* outside MASTERS: no area */
         c->steps = coll_rounds(c->n);
         c->rounds = rounds;
         c->words = words;
@@ -105,7 +105,7 @@ static int coll_make(reach_group_t *g)
         gc->next = colls;
         colls = gc;
         g->coll = gc;
-        group_barrier(g);   /* every area zeroed before anyone signals */
+        group_barrier(g); /* every area zeroed before anyone signals */
     } else {
         free(gc);
     }
@@ -181,13 +181,11 @@ coll_t *coll_of(const char *call, reach_group_t **g, int scope, int *st)
     if ((*st = group_check(call, *g)) != REACH_SUCCESS)
         return NULL;
     if (scope < REACH_SCOPE_ALL || scope > REACH_SCOPE_MASTERS) {
-        *st = rt_error(REACH_ERR_ARG, call, "scope %d is not REACH_SCOPE_ALL, _NODE or _MASTERS",
-                       scope);
+        *st = rt_error(REACH_ERR_ARG, call, "scope %d is not REACH_SCOPE_ALL, _NODE or _MASTERS", scope);
         return NULL;
     }
-    if ((*g)->coll == NULL) {   /* made before the last reach_finalize */
-        *st = rt_error(REACH_ERR_HANDLE, call, "group %p was made before reach was last started",
-                       (void *)*g);
+    if ((*g)->coll == NULL) { /* made before the last reach_finalize */
+        *st = rt_error(REACH_ERR_HANDLE, call, "group %p was made before reach was last started", (void *)*g);
         return NULL;
     }
     coll_t *c = (*g)->coll->scope[scope];

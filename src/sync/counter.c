@@ -143,8 +143,7 @@ int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void 
 void ctr_add(const ctr_ref_t *c, int64_t add, int64_t *old)
 {
     ctr_home_t *h = ctr_here(c);
-    int64_t o = h ? ctr_home_add(h, add, ctr_push_client)
-                  : ctr_call(c, ctr_id_add, add, 0, old != NULL);
+    int64_t o = h ? ctr_home_add(h, add, ctr_push_client) : ctr_call(c, ctr_id_add, add, 0, old != NULL);
     if (old)
         *old = o;
 }
@@ -186,16 +185,16 @@ int ctr_try_lock(const ctr_ref_t *taken)
 
 /* ---- the public calls ---------------------------------------------------------- */
 
-#define COUNTER_MAGIC 0x434e5452u   /* "CNTR" */
+#define COUNTER_MAGIC 0x434e5452u /* "CNTR" */
 
 struct reach_counter {
     uint32_t magic;
     ctr_ref_t ref;
-    void *mine;                     /* the home's block, NULL elsewhere */
+    void *mine; /* the home's block, NULL elsewhere */
     reach_counter_t *next_live;
 };
 
-static reach_counter_t *live;    /* destroyed at finalize */
+static reach_counter_t *live; /* destroyed at finalize */
 static handle_pool_t counter_pool;
 
 static int counter_check(const char *call, reach_counter_t *c)

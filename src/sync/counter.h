@@ -22,14 +22,14 @@
 /* A waiter on another node: waiting for the counter to reach target. */
 typedef struct ctr_want {
     _Alignas(16) _Atomic int64_t target;
-    _Atomic uint32_t waiting;   /* 1 from registration until the push is claimed */
+    _Atomic uint32_t waiting; /* 1 from registration until the push is claimed */
 } ctr_want_t;
 
 typedef struct ctr_home {
     _Alignas(CACHE_LINE) _Atomic int64_t value;
-    _Atomic uint32_t registered;   /* wants[] entries waiting */
-    waitword_t changes;            /* counts changes; waiters here sleep on it */
-    ctr_want_t want[];             /* by rank */
+    _Atomic uint32_t registered; /* wants[] entries waiting */
+    waitword_t changes;          /* counts changes; waiters here sleep on it */
+    ctr_want_t want[];           /* by rank */
 } ctr_home_t;
 _Static_assert(sizeof(ctr_want_t) == 16 && sizeof(ctr_home_t) == 2 * CACHE_LINE,
                "a counter's value and its waitword are a cache line each");

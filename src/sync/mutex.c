@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MUTEXES_MAGIC 0x4d555458u   /* "MUTX" */
+#define MUTEXES_MAGIC 0x4d555458u /* "MUTX" */
 
-static reach_mutexes_t *sets;     /* live sets, destroyed at finalize */
+static reach_mutexes_t *sets; /* live sets, destroyed at finalize */
 static handle_pool_t set_pool;
 
 static int mutex_check(const char *call, reach_mutexes_t *set, int id, int rank)
@@ -29,8 +29,8 @@ static int mutex_check(const char *call, reach_mutexes_t *set, int id, int rank)
     if (set == NULL || set->magic != MUTEXES_MAGIC)
         return rt_error(REACH_ERR_HANDLE, call, "mutex set %p is not a live set", (void *)set);
     if (id < 0 || id >= set->count[rank])
-        return rt_error(REACH_ERR_MUTEX, call, "mutex %d does not exist on rank %d (it hosts %d)",
-                        id, rank, set->count[rank]);
+        return rt_error(REACH_ERR_MUTEX, call, "mutex %d does not exist on rank %d (it hosts %d)", id, rank,
+                        set->count[rank]);
     return REACH_SUCCESS;
 }
 
@@ -152,27 +152,23 @@ int mutex_set_kind(const char *algorithm)
     if (algorithm == NULL)
         return rt_error(REACH_ERR_ARG, call, "the algorithm is NULL");
     if (config_parse_lock(algorithm, &kind) != 0)
-        return rt_error(REACH_ERR_ARG, call, "\"%s\" is not a lock algorithm (%s)", algorithm,
-                        config_choices("LOCK"));
+        return rt_error(REACH_ERR_ARG, call, "\"%s\" is not a lock algorithm (%s)", algorithm, config_choices("LOCK"));
     rt.cfg.lock = kind;
     return REACH_SUCCESS;
 }
 
 /* Checks (set, id, rank) and whether this process holds that mutex:
  * returns its held[] entry. */
-static int mutex_entry(const char *call, reach_mutexes_t *set, int id, int rank, int want_held,
-                       signed char **entry)
+static int mutex_entry(const char *call, reach_mutexes_t *set, int id, int rank, int want_held, signed char **entry)
 {
     int st = mutex_check(call, set, id, rank);
     if (unlikely(st != REACH_SUCCESS))
         return st;
     signed char *h = &set->held[set->first[rank] + id];
     if (unlikely(want_held && *h < 0))
-        return rt_error(REACH_ERR_MUTEX, call, "mutex %d of rank %d is not held by this process",
-                        id, rank);
+        return rt_error(REACH_ERR_MUTEX, call, "mutex %d of rank %d is not held by this process", id, rank);
     if (unlikely(!want_held && *h >= 0))
-        return rt_error(REACH_ERR_MUTEX, call, "mutex %d of rank %d is already held by this process",
-                        id, rank);
+        return rt_error(REACH_ERR_MUTEX, call, "mutex %d of rank %d is already held by this process", id, rank);
     *entry = h;
     return REACH_SUCCESS;
 }

@@ -8,14 +8,14 @@
 
 struct reach_mutexes {
     uint32_t magic;
-    int algorithm;       /* LOCK_* */
-    size_t stride;       /* bytes of one mutex's words */
+    int algorithm; /* LOCK_* */
+    size_t stride; /* bytes of one mutex's words */
     reach_group_t *group;
-    void *mine;          /* this rank's lock words */
-    int *count;          /* mutexes hosted by each rank (0 outside the group) */
-    uintptr_t *raddr;    /* each rank's lock words, in its address space */
-    int *first;          /* index of (rank, 0) in held[] */
-    signed char *held;   /* held: queue-node slot (mcs) or 0; -1 if not held */
+    void *mine;        /* this rank's lock words */
+    int *count;        /* mutexes hosted by each rank (0 outside the group) */
+    uintptr_t *raddr;  /* each rank's lock words, in its address space */
+    int *first;        /* index of (rank, 0) in held[] */
+    signed char *held; /* held: queue-node slot (mcs) or 0; -1 if not held */
     reach_mutexes_t *next_set;
 };
 

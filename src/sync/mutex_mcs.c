@@ -7,7 +7,7 @@
 
 mcs_slots_t mcs_slots = {.free = ~(uint64_t)0};
 
-static int mcs_id_link;   /* the link handler, at the predecessor's server */
+static int mcs_id_link; /* the link handler, at the predecessor's server */
 
 static void mcs_slot_free(int slot)
 {
@@ -49,8 +49,8 @@ static int mcs_consumed(int slot)
 static void mcs_reclaim(int slot)
 {
     uint64_t enc = mcs_slots.park[slot].enc;
-    if (mcs_word_op(mcs_slots.park[slot].set, mcs_slots.park[slot].id, mcs_slots.park[slot].rank, WORD_CAS64,
-                    enc, 0) != enc)
+    if (mcs_word_op(mcs_slots.park[slot].set, mcs_slots.park[slot].id, mcs_slots.park[slot].rank, WORD_CAS64, enc, 0) !=
+        enc)
         for (unsigned i = 0; !mcs_consumed(slot); i++) {
             if (i < rt.cfg.spin_count) {
                 cpu_relax();
@@ -75,8 +75,7 @@ int mcs_slot_take(const char *call, int *slot)
     if (mcs_slots.free == 0 && mcs_slots.parked != 0)
         mcs_reclaim(__builtin_ctzll(mcs_slots.parked));
     if (mcs_slots.free == 0)
-        return rt_error(REACH_ERR_MUTEX, call, "this process already holds %d mutexes, the most it may",
-                        ARENA_QNODES);
+        return rt_error(REACH_ERR_MUTEX, call, "this process already holds %d mutexes, the most it may", ARENA_QNODES);
     *slot = __builtin_ctzll(mcs_slots.free);
     mcs_slots.gen[*slot]++;
     return REACH_SUCCESS;
@@ -89,15 +88,14 @@ void mcs_link_remote(uint64_t prev, uint64_t me)
 {
     rt_stat_inc(&rt.stats.remote_atomics);
     svc_call(mcs_rank(prev), mcs_id_link, mcs_next_raddr(prev), me, MCS_RELEASED, NULL, 0, 0, NULL, 0);
-    if (svc_wait_push() != 0)   /* 1: passed by a holder, 0: it had left */
+    if (svc_wait_push() != 0) /* 1: passed by a holder, 0: it had left */
         rt.stats.lock_contended++;
 }
 
 /* Takes the lock only if it is free: empty, or its tail a parked node
  * (whose next still reads RELEASED; then nobody can have queued behind
  * it, and the generation in the encoding rules out a reused slot). */
-int mcs_trylock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry,
-                       int *acquired)
+int mcs_trylock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry, int *acquired)
 {
     int slot = 0, st = mcs_slot_take(call, &slot);
     if (unlikely(st != REACH_SUCCESS))

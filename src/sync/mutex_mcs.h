@@ -38,7 +38,7 @@
 
 typedef struct mcs_qnode {
     _Alignas(CACHE_LINE) _Atomic uint64_t next;
-    waitword_t locked;   /* 1 while waiting, 0 once the lock is passed */
+    waitword_t locked; /* 1 while waiting, 0 once the lock is passed */
 } mcs_qnode_t;
 
 _Static_assert(ARENA_QNODE_OFF + ARENA_QNODES * sizeof(mcs_qnode_t) <= ARENA_BARRIER_OFF,
@@ -48,7 +48,7 @@ _Static_assert(ARENA_QNODE_OFF + ARENA_QNODES * sizeof(mcs_qnode_t) <= ARENA_BAR
  * successor, still the tail of that lock's queue), or held. */
 typedef struct mcs_slots {
     uint64_t free, parked;
-    uint32_t gen[ARENA_QNODES];        /* uses of each slot */
+    uint32_t gen[ARENA_QNODES]; /* uses of each slot */
     struct {
         reach_mutexes_t *set;
         int id, rank;
@@ -60,7 +60,7 @@ extern mcs_slots_t mcs_slots REACH_HIDDEN;
 /* next of a released queue node whose holder saw no successor; never an
  * encoding (those have rank + 1 >= 1 in the high half). */
 #define MCS_RELEASED ((uint64_t)1)
-#define MCS_SLOT_BITS 6   /* ARENA_QNODES == 64 */
+#define MCS_SLOT_BITS 6 /* ARENA_QNODES == 64 */
 
 static inline uint64_t mcs_encode(int rank, int slot)
 {
@@ -163,7 +163,6 @@ static inline void mcs_unlock(reach_mutexes_t *set, int id, int rank, signed cha
     mcs_pass(next);
     mcs_slots.free |= (uint64_t)1 << slot;
 }
-
 
 void mcs_register(void) REACH_HIDDEN;
 int mcs_trylock(const char *call, reach_mutexes_t *set, int id, int rank, signed char *entry,

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 
 static struct {
-    void *mine;                 /* my counters, one per sender */
-    uintptr_t *raddr;           /* by rank: its counters, in its address space */
-    int *sent, *waited;         /* by rank */
+    void *mine;         /* my counters, one per sender */
+    uintptr_t *raddr;   /* by rank: its counters, in its address space */
+    int *sent, *waited; /* by rank */
 } nt;
 
 int notify_init(void)
@@ -24,8 +24,7 @@ int notify_init(void)
     nt.raddr = calloc((size_t)rt.size, sizeof(uintptr_t));
     if (!bases || !nt.sent || !nt.waited || !nt.raddr)
         rt_oom("reach_init", sizeof(uintptr_t) * (size_t)rt.size);
-    int st = mem_alloc_collective("reach_init", &group_world,
-                                  sizeof(waitword_t) * (size_t)rt.size, bases, 0);
+    int st = mem_alloc_collective("reach_init", &group_world, sizeof(waitword_t) * (size_t)rt.size, bases, 0);
     if (st == REACH_SUCCESS) {
         nt.mine = bases[rt.rank];
         for (int r = 0; r < rt.size; r++)
@@ -42,7 +41,7 @@ void notify_finalize(void)
     free(nt.raddr);
     nt.raddr = NULL;
     nt.sent = nt.waited = NULL;
-    nt.mine = NULL;   /* released with every other allocation */
+    nt.mine = NULL; /* released with every other allocation */
 }
 
 int notify_rank(int rank)

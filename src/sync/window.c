@@ -29,9 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WIN_MAGIC 0x57494e44u   /* "WIND" */
+#define WIN_MAGIC 0x57494e44u /* "WIND" */
 
-static reach_win_t *live;   /* released at finalize */
+static reach_win_t *live; /* released at finalize */
 static handle_pool_t win_pool;
 
 static void win_release_struct(reach_win_t *w)
@@ -87,8 +87,7 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     if (out == NULL)
         st = rt_error(REACH_ERR_ARG, call, "the output pointer is NULL");
     else if (bytes > 0 && !seg_table_contains(&rt.peers[rt.rank].segs, (uintptr_t)base, bytes))
-        st = rt_error(REACH_ERR_RANGE, call, "[%p, +%zu) is not inside this rank's reach memory", base,
-                      bytes);
+        st = rt_error(REACH_ERR_RANGE, call, "[%p, +%zu) is not inside this rank's reach memory", base, bytes);
     int lo, hi;
     if (!rt_all_same(rt.comm, rt.cfg.win_sync, &lo, &hi) && st == REACH_SUCCESS)
         st = rt_error(REACH_ERR_ARG, call, "the ranks chose different epoch modes (REACH_WIN_SYNC)");
@@ -116,7 +115,7 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     memset(w->word_block, 0, CACHE_LINE);
     for (int r = 0; r < rt.size; r++) {
         w->word[r] = (uintptr_t)words[r];
-        w->removals[r] = rt.peers[r].segs.removals;   /* each rank checked its own range above */
+        w->removals[r] = rt.peers[r].segs.removals; /* each rank checked its own range above */
     }
     free(words);
     uintptr_t mine = (uintptr_t)base;
@@ -128,7 +127,7 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     w->magic = WIN_MAGIC;
     w->next_live = live;
     live = w;
-    group_barrier(&group_world);   /* every lock word is zero before anyone locks */
+    group_barrier(&group_world); /* every lock word is zero before anyone locks */
     *out = w;
     return REACH_SUCCESS;
 }

@@ -17,21 +17,21 @@ enum { WIN_ACQUIRE = 1, WIN_RELEASE = 2 };
 enum { WIN_OP_PUT = XFER_PUT, WIN_OP_GET = XFER_GET, WIN_OP_ACC = XFER_ACC, WIN_OP_ATOMIC };
 
 typedef struct win_epoch {
-    uint64_t word;     /* the lock word, in the target's addresses */
-    uint32_t mode;     /* REACH_LOCK_SHARED or REACH_LOCK_EXCLUSIVE */
-    uint32_t flags;    /* WIN_ACQUIRE, WIN_RELEASE */
+    uint64_t word;  /* the lock word, in the target's addresses */
+    uint32_t mode;  /* REACH_LOCK_SHARED or REACH_LOCK_EXCLUSIVE */
+    uint32_t flags; /* WIN_ACQUIRE, WIN_RELEASE */
     uint64_t nops;
     uint64_t get_bytes;
 } win_epoch_t;
 
 typedef struct win_op {
     uint8_t kind, type;
-    uint8_t atomic;    /* WIN_OP_ATOMIC: amo_op_t; bytes is the width */
-    _Alignas(8) uint64_t addr;     /* in the target's addresses */
+    uint8_t atomic;            /* WIN_OP_ATOMIC: amo_op_t; bytes is the width */
+    _Alignas(8) uint64_t addr; /* in the target's addresses */
     uint64_t bytes;
     union {
-        double scale[2];   /* accumulate */
-        int64_t arg[2];    /* atomic operands */
+        double scale[2]; /* accumulate */
+        int64_t arg[2];  /* atomic operands */
     } u;
 } win_op_t;
 
@@ -54,27 +54,27 @@ typedef struct win_queue {
     void **get_dst;
     size_t *get_len;
     size_t ngets, capgets;
-    char *gets;          /* the answer: the gets' data, in order */
+    char *gets; /* the answer: the gets' data, in order */
     size_t capbytes;
-    int acquired;        /* a flush already took the lock */
+    int acquired; /* a flush already took the lock */
 } win_queue_t;
 
 /* A window: by rank, where its memory and its lock word are, and the
  * epochs this process has open on it. */
 struct reach_win {
     uint32_t magic;
-    int allocated;       /* reach_win_allocate made the memory */
-    void *mine;          /* this rank's block (allocated) */
-    void *word_block;    /* this rank's lock word */
-    uintptr_t *base;     /* by rank: window base, in its address space */
-    size_t *size;        /* by rank: window bytes */
-    uintptr_t *word;     /* by rank: lock word, in its address space */
-    signed char *held;   /* by rank: 0, REACH_LOCK_SHARED or REACH_LOCK_EXCLUSIVE */
-    uint32_t *removals;  /* by rank: its segment table's removals when its range was last checked */
-    int open;            /* epochs open */
-    int all;             /* the epochs are a lock_all */
-    int deferred;        /* REACH_WIN_SYNC=deferred at creation */
-    win_queue_t *queue;  /* by rank (deferred) */
+    int allocated;      /* reach_win_allocate made the memory */
+    void *mine;         /* this rank's block (allocated) */
+    void *word_block;   /* this rank's lock word */
+    uintptr_t *base;    /* by rank: window base, in its address space */
+    size_t *size;       /* by rank: window bytes */
+    uintptr_t *word;    /* by rank: lock word, in its address space */
+    signed char *held;  /* by rank: 0, REACH_LOCK_SHARED or REACH_LOCK_EXCLUSIVE */
+    uint32_t *removals; /* by rank: its segment table's removals when its range was last checked */
+    int open;           /* epochs open */
+    int all;            /* the epochs are a lock_all */
+    int deferred;       /* REACH_WIN_SYNC=deferred at creation */
+    win_queue_t *queue; /* by rank (deferred) */
     reach_win_t *next_live;
 };
 
@@ -90,8 +90,8 @@ void win_queue_start(win_queue_t *q, uintptr_t word, int mode) REACH_HIDDEN;
 /* Queues one operation (data: bytes of a put or accumulate, copied;
  * answer: where a get's data or an atomic's old value goes); returns it,
  * for the caller to fill in what else it needs. */
-win_op_t *win_queue_op(win_queue_t *q, int kind, reach_type_t type, const void *scale, const void *data,
-                       void *answer, uintptr_t addr, size_t bytes) REACH_HIDDEN;
+win_op_t *win_queue_op(win_queue_t *q, int kind, reach_type_t type, const void *scale, const void *data, void *answer,
+                       uintptr_t addr, size_t bytes) REACH_HIDDEN;
 /* Sends q to rank (with the lock unless a flush took it, with the
  * release if asked) and waits until it is done there; the gets' data
  * lands in their buffers, and q starts again empty. */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int win_id_epoch;   /* the server's handler of an epoch */
+static int win_id_epoch; /* the server's handler of an epoch */
 
 /* Applies the operations of epoch e to rank's memory (this process's, or
  * one mapped here), writing the gets' data and atomics' old values to out. */
@@ -28,8 +28,7 @@ static void win_epoch_apply(int rank, const win_epoch_t *e, char *out)
             rma_get(rank, op->addr, out, op->bytes);
             out += op->bytes;
         } else if (op->kind == WIN_OP_ATOMIC) {
-            int64_t old = rma_atomic(rank, op->addr, (int)op->bytes, (amo_op_t)op->atomic, op->u.arg[0],
-                                     op->u.arg[1]);
+            int64_t old = rma_atomic(rank, op->addr, (int)op->bytes, (amo_op_t)op->atomic, op->u.arg[0], op->u.arg[1]);
             int32_t old32 = (int32_t)old;
             memcpy(out, op->bytes == 4 ? (void *)&old32 : (void *)&old, op->bytes);
             out += op->bytes;
@@ -82,15 +81,15 @@ void win_queue_start(win_queue_t *q, uintptr_t word, int mode)
     q->ngets = 0;
 }
 
-win_op_t *win_queue_op(win_queue_t *q, int kind, reach_type_t type, const void *scale, const void *data,
-                       void *answer, uintptr_t addr, size_t bytes)
+win_op_t *win_queue_op(win_queue_t *q, int kind, reach_type_t type, const void *scale, const void *data, void *answer,
+                       uintptr_t addr, size_t bytes)
 {
     size_t data_len = win_op_answers(kind) ? 0 : win_round8(bytes);
     q->msg = win_grow(q->msg, &q->cap, q->len + sizeof(win_op_t) + data_len, 1);
     win_op_t *op = (win_op_t *)(void *)(q->msg + q->len);
     *op = (win_op_t){.kind = (uint8_t)kind, .type = (uint8_t)type, .addr = addr, .bytes = bytes};
     if (kind == WIN_OP_ACC)
-        memcpy(op->u.scale, scale, acc_elem_size(type));   /* the scale is one element */
+        memcpy(op->u.scale, scale, acc_elem_size(type)); /* the scale is one element */
     if (data_len)
         memcpy(op + 1, data, bytes);
     q->len += sizeof(win_op_t) + data_len;

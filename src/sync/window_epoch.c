@@ -42,8 +42,7 @@ int win_lock(reach_win_t *w, int mode, int rank)
     const char *call = "reach_win_lock";
     int st = win_check_epoch(call, w, rank, 0);
     if (st == REACH_SUCCESS && mode != REACH_LOCK_SHARED && mode != REACH_LOCK_EXCLUSIVE)
-        st = rt_error(REACH_ERR_ARG, call, "mode %d is neither REACH_LOCK_SHARED nor REACH_LOCK_EXCLUSIVE",
-                      mode);
+        st = rt_error(REACH_ERR_ARG, call, "mode %d is neither REACH_LOCK_SHARED nor REACH_LOCK_EXCLUSIVE", mode);
     if (st != REACH_SUCCESS)
         return st;
     win_open(w, rank, mode);

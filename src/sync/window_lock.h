@@ -52,7 +52,7 @@ static inline int win_try(int rank, uintptr_t word, int mode, int *announced)
         uint64_t old = rma_word_amo(rank, word, 1, seen, seen - WIN_WAITER + WIN_WRITER);
         if (old == seen)
             return 1;
-        seen = old;   /* changed meanwhile: again at once if still free */
+        seen = old; /* changed meanwhile: again at once if still free */
     }
     return 0;
 }

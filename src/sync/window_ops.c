@@ -14,8 +14,8 @@
 /* Checks an operation of bytes at disp on rank's window (and, if rank's
  * memory was freed anywhere since the last look, that the window's range
  * is still reach memory); *remote gets the target address. */
-static int win_op_check(const char *call, reach_win_t *w, size_t disp, size_t bytes, int rank,
-                        const void *buf, const char *what, void **remote)
+static int win_op_check(const char *call, reach_win_t *w, size_t disp, size_t bytes, int rank, const void *buf,
+                        const char *what, void **remote)
 {
     int st = win_check_epoch(call, w, rank, 1);
     if (st == REACH_SUCCESS)
@@ -23,8 +23,8 @@ static int win_op_check(const char *call, reach_win_t *w, size_t disp, size_t by
     if (st != REACH_SUCCESS)
         return st;
     if (disp > w->size[rank] || bytes > w->size[rank] - disp)
-        return rt_error(REACH_ERR_RANGE, call, "[%zu, +%zu) is outside rank %d's window of %zu bytes",
-                        disp, bytes, rank, w->size[rank]);
+        return rt_error(REACH_ERR_RANGE, call, "[%zu, +%zu) is outside rank %d's window of %zu bytes", disp, bytes,
+                        rank, w->size[rank]);
     *remote = (void *)(w->base[rank] + disp);
     uint32_t removals = rt.peers[rank].segs.removals;
     if (unlikely(w->removals[rank] != removals)) {
@@ -44,8 +44,7 @@ static int win_xfer(const char *call, xfer_t op, reach_win_t *w, reach_type_t ty
                     const void *local, size_t disp, size_t bytes, int rank)
 {
     void *remote = NULL;
-    int st = win_op_check(call, w, disp, bytes, rank, local, op == XFER_GET ? "destination" : "source",
-                          &remote);
+    int st = win_op_check(call, w, disp, bytes, rank, local, op == XFER_GET ? "destination" : "source", &remote);
     if (st == REACH_SUCCESS && op == XFER_ACC)
         st = acc_check(call, type, scale, remote, bytes);
     if (st != REACH_SUCCESS)
@@ -57,7 +56,7 @@ static int win_xfer(const char *call, xfer_t op, reach_win_t *w, reach_type_t ty
     }
     rma_count(win_kind[op], rank, bytes);
     if (op == XFER_PUT)
-        rma_put_nb(rank, local, (uintptr_t)remote, bytes);   /* completed by flush_local, flush or unlock */
+        rma_put_nb(rank, local, (uintptr_t)remote, bytes); /* completed by flush_local, flush or unlock */
     else
         rma_xfer(op, rank, type, scale, local, (uintptr_t)remote, bytes);
     return REACH_SUCCESS;
@@ -73,17 +72,15 @@ int win_get(reach_win_t *w, void *dst, size_t disp, size_t bytes, int rank)
     return win_xfer("reach_win_get", XFER_GET, w, REACH_INT, NULL, dst, disp, bytes, rank);
 }
 
-int win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp,
-                  size_t bytes, int rank)
+int win_acc(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp, size_t bytes, int rank)
 {
     return win_xfer("reach_win_acc", XFER_ACC, w, type, scale, src, disp, bytes, rank);
 }
 
 /* ---- strided, vector and atomic operations in an epoch -------------------------- */
 
-static int win_strided(const char *call, int kind, reach_win_t *w, reach_type_t type,
-                       const void *scale, const void *local, size_t disp,
-                       const reach_strided_t *shape, int rank)
+static int win_strided(const char *call, int kind, reach_win_t *w, reach_type_t type, const void *scale,
+                       const void *local, size_t disp, const reach_strided_t *shape, int rank)
 {
     reach_strided_t plan;
     size_t src_ext, dst_ext;
@@ -107,34 +104,31 @@ static int win_strided(const char *call, int kind, reach_win_t *w, reach_type_t 
     do {
         const char *l = (const char *)local + (get ? it.dst : it.src);
         uintptr_t r = (uintptr_t)remote + (get ? it.src : it.dst);
-        win_queue_op(&w->queue[rank], kind, type, scale, get ? NULL : l, get ? (void *)l : NULL, r,
-                     plan.count[0]);
+        win_queue_op(&w->queue[rank], kind, type, scale, get ? NULL : l, get ? (void *)l : NULL, r, plan.count[0]);
     } while (strided_next(&it, &plan));
     return REACH_SUCCESS;
 }
 
-int win_put_strided(reach_win_t *w, const void *src, size_t disp, const reach_strided_t *shape,
-                          int rank)
+int win_put_strided(reach_win_t *w, const void *src, size_t disp, const reach_strided_t *shape, int rank)
 {
     return win_strided("reach_win_put_strided", WIN_OP_PUT, w, REACH_INT, NULL, src, disp, shape, rank);
 }
 
-int win_get_strided(reach_win_t *w, void *dst, size_t disp, const reach_strided_t *shape,
-                          int rank)
+int win_get_strided(reach_win_t *w, void *dst, size_t disp, const reach_strided_t *shape, int rank)
 {
     return win_strided("reach_win_get_strided", WIN_OP_GET, w, REACH_INT, NULL, dst, disp, shape, rank);
 }
 
-int win_acc_strided(reach_win_t *w, reach_type_t type, const void *scale, const void *src,
-                          size_t disp, const reach_strided_t *shape, int rank)
+int win_acc_strided(reach_win_t *w, reach_type_t type, const void *scale, const void *src, size_t disp,
+                    const reach_strided_t *shape, int rank)
 {
     return win_strided("reach_win_acc_strided", WIN_OP_ACC, w, type, scale, src, disp, shape, rank);
 }
 
 /* A vector in an epoch: the remote side of each pair is a displacement in
  * rank's window. Every pair is checked before anything is issued. */
-static int win_vector(const char *call, int kind, reach_win_t *w, reach_type_t type,
-                      const void *scale, const reach_vector_t *v, size_t n, int rank)
+static int win_vector(const char *call, int kind, reach_win_t *w, reach_type_t type, const void *scale,
+                      const reach_vector_t *v, size_t n, int rank)
 {
     int st = win_check_epoch(call, w, rank, 1);
     if (st == REACH_SUCCESS && v == NULL && n > 0)
@@ -144,8 +138,8 @@ static int win_vector(const char *call, int kind, reach_win_t *w, reach_type_t t
             void *remote = NULL;
             const void *local = kind == WIN_OP_GET ? v[i].dst[j] : v[i].src[j];
             size_t disp = (size_t)(uintptr_t)(kind == WIN_OP_GET ? v[i].src[j] : v[i].dst[j]);
-            st = win_op_check(call, w, disp, v[i].bytes, rank, local,
-                              kind == WIN_OP_GET ? "destination" : "source", &remote);
+            st = win_op_check(call, w, disp, v[i].bytes, rank, local, kind == WIN_OP_GET ? "destination" : "source",
+                              &remote);
             if (st == REACH_SUCCESS && kind == WIN_OP_ACC)
                 st = acc_check(call, type, scale, remote, v[i].bytes);
         }
@@ -154,8 +148,8 @@ static int win_vector(const char *call, int kind, reach_win_t *w, reach_type_t t
             int get = kind == WIN_OP_GET;
             uintptr_t remote = w->base[rank] + (uintptr_t)(get ? v[i].src[j] : v[i].dst[j]);
             if (w->deferred)
-                win_queue_op(&w->queue[rank], kind, type, scale, get ? NULL : v[i].src[j],
-                             get ? v[i].dst[j] : NULL, remote, v[i].bytes);
+                win_queue_op(&w->queue[rank], kind, type, scale, get ? NULL : v[i].src[j], get ? v[i].dst[j] : NULL,
+                             remote, v[i].bytes);
             else {
                 rma_count(win_kind[kind], rank, v[i].bytes);
                 rma_xfer(kind, rank, type, scale, get ? v[i].dst[j] : v[i].src[j], remote, v[i].bytes);
@@ -174,24 +168,23 @@ int win_get_vector(reach_win_t *w, const reach_vector_t *v, size_t n, int rank)
     return win_vector("reach_win_get_vector", WIN_OP_GET, w, REACH_INT, NULL, v, n, rank);
 }
 
-int win_acc_vector(reach_win_t *w, reach_type_t type, const void *scale, const reach_vector_t *v,
-                         size_t n, int rank)
+int win_acc_vector(reach_win_t *w, reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank)
 {
     return win_vector("reach_win_acc_vector", WIN_OP_ACC, w, type, scale, v, n, rank);
 }
 
 /* A typed atomic at disp (width 4 or 8); deferred, *old is filled when
  * the epoch's operations complete (flush or unlock). */
-static int win_atomic(const char *call, reach_win_t *w, size_t disp, int width, int op, int64_t a,
-                      int64_t b, void *old, int rank)
+static int win_atomic(const char *call, reach_win_t *w, size_t disp, int width, int op, int64_t a, int64_t b, void *old,
+                      int rank)
 {
     void *remote = NULL;
     int st = win_op_check(call, w, disp, (size_t)width, rank, old, "old", &remote);
     if (st == REACH_SUCCESS && old == NULL)
         st = rt_error(REACH_ERR_ARG, call, "old is NULL");
     if (st == REACH_SUCCESS && ((uintptr_t)remote & (uintptr_t)(width - 1)) != 0)
-        st = rt_error(REACH_ERR_ALIGN, call, "target %p (displacement %zu) is not %d-byte aligned", remote,
-                      disp, width);
+        st =
+            rt_error(REACH_ERR_ALIGN, call, "target %p (displacement %zu) is not %d-byte aligned", remote, disp, width);
     if (st != REACH_SUCCESS)
         return st;
     if (!w->deferred) {
@@ -201,8 +194,8 @@ static int win_atomic(const char *call, reach_win_t *w, size_t disp, int width, 
         memcpy(old, width == 4 ? (void *)&o32 : (void *)&o, (size_t)width);
         return REACH_SUCCESS;
     }
-    win_op_t *q = win_queue_op(&w->queue[rank], WIN_OP_ATOMIC, REACH_INT, NULL, NULL, old, (uintptr_t)remote,
-                               (size_t)width);
+    win_op_t *q =
+        win_queue_op(&w->queue[rank], WIN_OP_ATOMIC, REACH_INT, NULL, NULL, old, (uintptr_t)remote, (size_t)width);
     q->atomic = (uint8_t)op;
     q->u.arg[0] = a;
     q->u.arg[1] = b;
@@ -229,14 +222,12 @@ int win_swap_i64(reach_win_t *w, size_t disp, int64_t value, int64_t *old, int r
     return win_atomic("reach_win_swap_i64", w, disp, 8, AMO_SWAP, value, 0, old, rank);
 }
 
-int win_cas_i32(reach_win_t *w, size_t disp, int32_t compare, int32_t value, int32_t *old,
-                      int rank)
+int win_cas_i32(reach_win_t *w, size_t disp, int32_t compare, int32_t value, int32_t *old, int rank)
 {
     return win_atomic("reach_win_cas_i32", w, disp, 4, AMO_CAS, compare, value, old, rank);
 }
 
-int win_cas_i64(reach_win_t *w, size_t disp, int64_t compare, int64_t value, int64_t *old,
-                      int rank)
+int win_cas_i64(reach_win_t *w, size_t disp, int64_t compare, int64_t value, int64_t *old, int rank)
 {
     return win_atomic("reach_win_cas_i64", w, disp, 8, AMO_CAS, compare, value, old, rank);
 }

@@ -47,9 +47,9 @@ typedef void (*net_recv_fn)(const void *hdr, size_t hlen, void *data, size_t len
  * channel, and the end of a rendezvous receive (arg as given to
  * recv_rndv). */
 typedef struct net_upcalls {
-    net_recv_fn request;   /* at the server worker */
-    net_recv_fn reply;     /* at the client worker */
-    net_recv_fn push;      /* at the client worker */
+    net_recv_fn request; /* at the server worker */
+    net_recv_fn reply;   /* at the client worker */
+    net_recv_fn push;    /* at the client worker */
     void (*received)(void *arg);
 } net_upcalls_t;
 
@@ -65,8 +65,7 @@ typedef struct net_backend {
     const char *(*describe)(void);
     /* Sends hdr and data to rank on chan. Returns a request to complete
      * (see test) once data may be reused, or NULL if it may be already. */
-    void *(*send)(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data,
-                  size_t len, int flags);
+    void *(*send)(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len, int flags);
     /* Receives a rendezvous message's data into place; up->received(arg)
      * once it is there (perhaps before this returns). */
     void (*recv_rndv)(void *rndv, void *place, size_t len, void *arg);
@@ -94,7 +93,7 @@ typedef struct net_backend {
     void (*signal)(net_worker_t w);
 } net_backend_t;
 
-extern const net_backend_t net_ucx;   /* transport/ucx */
-extern const net_backend_t net_ofi;   /* transport/ofi */
+extern const net_backend_t net_ucx; /* transport/ucx */
+extern const net_backend_t net_ofi; /* transport/ofi */
 
 #endif

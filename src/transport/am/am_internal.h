@@ -11,8 +11,20 @@
 #include "transport/net.h"
 
 enum {
-    REQ_PUT, REQ_ACC, REQ_ATOMIC, REQ_WORD, REQ_CALL, REQ_PUTS, REQ_ACCS, REQ_GETS, REQ_PUTV,
-    REQ_ACCV, REQ_GETV, REQ_FENCE, REQ_SIGNAL, REQ_GET_WRITE
+    REQ_PUT,
+    REQ_ACC,
+    REQ_ATOMIC,
+    REQ_WORD,
+    REQ_CALL,
+    REQ_PUTS,
+    REQ_ACCS,
+    REQ_GETS,
+    REQ_PUTV,
+    REQ_ACCV,
+    REQ_GETV,
+    REQ_FENCE,
+    REQ_SIGNAL,
+    REQ_GET_WRITE
 };
 
 /* Requests that write and return nothing (puts, accumulates, counted
@@ -26,7 +38,7 @@ enum {
  * operations without an answer, uncounted calls) are
  * neither: the protocol that sends one sees its effect by other means (a
  * waiter wakes), so they leave no fence behind. */
-#define AM_ACK ((uint64_t)1)   /* token of a counted request that asks for an ack */
+#define AM_ACK ((uint64_t)1) /* token of a counted request that asks for an ack */
 /* Counted requests to one target between two that ask for an ack: with at
  * most AM_MAX_PENDING acks awaited, at most 64 x 16 requests are in flight
  * to a target, so a flood of puts meets back-pressure, not growth. */
@@ -38,12 +50,12 @@ enum {
 
 typedef struct am_request {
     uint8_t kind, type;
-    uint8_t op;              /* REQ_WORD: word_op_t; REQ_ATOMIC: amo_op_t; REQ_CALL: handler */
+    uint8_t op; /* REQ_WORD: word_op_t; REQ_ATOMIC: amo_op_t; REQ_CALL: handler */
     uint8_t width;
-    uint8_t counted;         /* completes into the target's op_done */
+    uint8_t counted; /* completes into the target's op_done */
     int32_t origin;
     uint64_t raddr, a, b;
-    uint64_t token;          /* the origin's reply slot, 0 for none */
+    uint64_t token; /* the origin's reply slot, 0 for none */
     double scale[2];
 } am_request_t;
 
@@ -58,10 +70,10 @@ typedef struct am_reply {
 typedef struct am_slot {
     volatile int done;
     int64_t value;
-    const reach_strided_t *plan;  /* packed strided get: unpack here */
+    const reach_strided_t *plan; /* packed strided get: unpack here */
     char *local;
     uint64_t first;
-    void *const *dsts;            /* vector get: one place per pair */
+    void *const *dsts; /* vector get: one place per pair */
     size_t bytes;
 } am_slot_t;
 
@@ -75,10 +87,10 @@ typedef struct am_vpack {
  * accumulate). The target finds each run's place from its index. */
 typedef struct am_pack {
     reach_strided_t plan;
-    uint64_t first, count;   /* runs first .. first+count-1 */
+    uint64_t first, count; /* runs first .. first+count-1 */
 } am_pack_t;
 
-#define AM_PACK_MAX ((size_t)64 << 10)   /* largest chunk of runs */
+#define AM_PACK_MAX ((size_t)64 << 10) /* largest chunk of runs */
 
 /* A request whose handler asked to be tried again: a copy, retried by
  * the server loop. */
@@ -94,7 +106,7 @@ typedef struct am_retry {
  * places, after the slots), since the caller's may be gone by then. */
 typedef struct am_gets {
     reach_strided_t plan;
-    size_t n, next;          /* slots; the first not yet seen done */
+    size_t n, next; /* slots; the first not yet seen done */
     am_slot_t slot[];
 } am_gets_t;
 
@@ -110,14 +122,14 @@ typedef struct am_gets {
 #define AM_FLIGHT_MAX 256
 typedef struct am_flight {
     struct am_flown {
-        void *req;           /* the network's request, AM_WRITTEN_GET or AM_GETS */
+        void *req; /* the network's request, AM_WRITTEN_GET or AM_GETS */
         const char *what;
         am_request_t hdr;
-        void *dst;           /* a packed get's am_gets_t */
+        void *dst; /* a packed get's am_gets_t */
         /* A get that the target writes into place (am_get_nb): its
          * answer (value 0: written; else the target could not). */
         am_slot_t slot;
-    } *ring;
+    } * ring;
     uint64_t issued, done;
 } am_flight_t;
 /* The req of a get in flight that the target's server writes into place
@@ -127,28 +139,28 @@ typedef struct am_flight {
 #define AM_GETS ((void *)2)
 
 extern struct am_state {
-    const net_backend_t *net;   /* NULL when the job is on one node */
+    const net_backend_t *net; /* NULL when the job is on one node */
     /* The application thread's side. */
-    int *pending;            /* by rank: replies awaited */
+    int *pending; /* by rank: replies awaited */
     long pending_total;
-    uint32_t pushes, pushes_awaited;   /* pushes arrived here, and waited for */
-    int64_t pushed;          /* the value of the last */
-    uint32_t *sent;          /* by rank: counted requests sent (op_init) */
-    uint32_t *fenced;        /* by rank: sent[rank] at the last fence */
-    uint32_t *since_ack;     /* by rank: counted requests since the last ack request */
-    am_slot_t *fence_slots;  /* by rank: replies of one flush_all */
-    am_flight_t *flight;     /* by rank: transfers in flight */
-    int get_write_refused;   /* a target could not write a get into place */
-    char *bounce;            /* one chunk: sends complete before it is reused */
+    uint32_t pushes, pushes_awaited; /* pushes arrived here, and waited for */
+    int64_t pushed;                  /* the value of the last */
+    uint32_t *sent;                  /* by rank: counted requests sent (op_init) */
+    uint32_t *fenced;                /* by rank: sent[rank] at the last fence */
+    uint32_t *since_ack;             /* by rank: counted requests since the last ack request */
+    am_slot_t *fence_slots;          /* by rank: replies of one flush_all */
+    am_flight_t *flight;             /* by rank: transfers in flight */
+    int get_write_refused;           /* a target could not write a get into place */
+    char *bounce;                    /* one chunk: sends complete before it is reused */
     /* The server side: served by whichever thread holds `serve` (a futex
      * mutex), the server thread or the application thread while it waits. */
     _Atomic uint32_t serve;
-    uint32_t *done_from;     /* by origin: counted requests completed */
-    signed char *same_process;   /* by origin: its pid names it here (1), not (-1), unchecked (0) */
-    waitword_t done;         /* all counted requests completed here (op_done) */
-    am_request_t *deferred;  /* fences waiting for their count */
+    uint32_t *done_from;       /* by origin: counted requests completed */
+    signed char *same_process; /* by origin: its pid names it here (1), not (-1), unchecked (0) */
+    waitword_t done;           /* all counted requests completed here (op_done) */
+    am_request_t *deferred;    /* fences waiting for their count */
     int ndeferred;
-    am_retry_t *retries;     /* handler requests to try again */
+    am_retry_t *retries; /* handler requests to try again */
     pthread_t thread;
     _Atomic int stop;
 } am;
@@ -168,8 +180,8 @@ uint64_t am_flight_last(int rank) REACH_HIDDEN;
 void am_on_reply(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 void am_on_push(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 /* pack.c */
-void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, uint64_t first,
-                  uint64_t count, char *packed, int to_packed) REACH_HIDDEN;
+void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, uint64_t first, uint64_t count,
+                  char *packed, int to_packed) REACH_HIDDEN;
 /* target.c */
 void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 void am_received(void *arg) REACH_HIDDEN;

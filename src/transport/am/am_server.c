@@ -114,7 +114,7 @@ void *am_server_main(void *arg)
          * others release by remote atomics, it looks again each ms. */
         int woken = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, retrying ? 1 : am.net->idle_ms());
         rt_stat_inc(&rt.stats.server_wakeups);
-        if (woken == 0 || (pfd[1].fd >= 0 && pfd[1].revents != 0))   /* not on the way to a request */
+        if (woken == 0 || (pfd[1].fd >= 0 && pfd[1].revents != 0)) /* not on the way to a request */
             am.net->progress(NET_WATCH);
         futex_mutex_lock(&am.serve);
     }
@@ -140,7 +140,7 @@ static void am_free_state(void)
     free(am.same_process);
     free(am.deferred);
     free(am.bounce);
-    while (am.retries) {   /* none if every origin saw its requests done */
+    while (am.retries) { /* none if every origin saw its requests done */
         am_retry_t *r = am.retries;
         am.retries = r->next;
         free(r);
@@ -163,14 +163,16 @@ int am_init(void)
     int chosen = am_network(rt.cfg.network), lo, hi;
     const net_backend_t *net = net_backends[chosen];
     if (net == NULL)
-        rt_error(REACH_ERR_ARG, "reach_init", "this build of reach has no %s network backend "
-                 "(REACH_NETWORK; its library was not found when reach was built)", getenv("REACH_NETWORK"));
+        rt_error(REACH_ERR_ARG, "reach_init",
+                 "this build of reach has no %s network backend "
+                 "(REACH_NETWORK; its library was not found when reach was built)",
+                 getenv("REACH_NETWORK"));
     if (!rt_all_same(rt.comm, chosen, &lo, &hi)) {
         if (rt.rank == 0)
             rt_error(REACH_ERR_ARG, "reach_init", "the ranks chose different network backends (REACH_NETWORK)");
         return REACH_ERR_ARG;
     }
-    if (net == NULL)   /* on every rank: they chose the same */
+    if (net == NULL) /* on every rank: they chose the same */
         return REACH_ERR_ARG;
     if (trace_on)
         net = am_trace_net(net);
@@ -188,8 +190,8 @@ int am_init(void)
     am.same_process = calloc(n, 1);
     am.deferred = calloc(n, sizeof(am_request_t));
     am.bounce = malloc(sizeof(am_pack_t) + AM_PACK_MAX);
-    if (!am.pending || !am.sent || !am.fenced || !am.since_ack || !am.fence_slots || !am.flight ||
-        !am.done_from || !am.same_process || !am.deferred || !am.bounce)
+    if (!am.pending || !am.sent || !am.fenced || !am.since_ack || !am.fence_slots || !am.flight || !am.done_from ||
+        !am.same_process || !am.deferred || !am.bounce)
         rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
     atom_store_relaxed(&am.done.value, 0);
     am.net = net;
@@ -226,8 +228,8 @@ const char *am_describe(void)
     config_t cfg;
     int choice = rt.initialized ? rt.cfg.network : (config_load(&cfg), cfg.network);
     const net_backend_t *net = net_backends[am_network(choice)];
-    int n = snprintf(line, sizeof line, "%s (REACH_NETWORK: this build has",
-                     net ? net->describe() : "no network backend");
+    int n =
+        snprintf(line, sizeof line, "%s (REACH_NETWORK: this build has", net ? net->describe() : "no network backend");
     for (int k = NETWORK_AUTO + 1; k < NETWORK_KINDS; k++)
         if (net_backends[k] && n > 0 && (size_t)n < sizeof line)
             n += snprintf(line + n, sizeof line - (size_t)n, " %s", names[k]);

@@ -11,13 +11,13 @@
 /* A request being served at its target, by the server thread. */
 typedef struct am_target {
     int origin;
-    char *local;          /* the request's address in this process */
+    char *local; /* the request's address in this process */
     uint64_t a, b;
-    const void *data;     /* its payload, 8-byte aligned */
+    const void *data; /* its payload, 8-byte aligned */
     size_t len;
-    int state;            /* 0 at the first attempt; the handler's own after */
-    int64_t value;        /* the answer's value */
-    void *reply;          /* the answer's message, its data after the header (am_answer) */
+    int state;     /* 0 at the first attempt; the handler's own after */
+    int64_t value; /* the answer's value */
+    void *reply;   /* the answer's message, its data after the header (am_answer) */
     size_t answer_len;
 } am_target_t;
 

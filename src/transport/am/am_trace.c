@@ -12,7 +12,7 @@
 
 typedef struct trace_tag {
     int32_t from;
-    uint32_t seq, chan, pad;   /* 16 bytes: the header after it keeps its alignment */
+    uint32_t seq, chan, pad; /* 16 bytes: the header after it keeps its alignment */
 } trace_tag_t;
 
 /* A request of the backend's, with what must outlive it: the tagged
@@ -20,13 +20,13 @@ typedef struct trace_tag {
 typedef struct trace_req {
     void *req;
     int rank;
-    uint32_t seq;            /* 0 for a send */
+    uint32_t seq; /* 0 for a send */
     char hdr[];
 } trace_req_t;
 
 static const net_backend_t *inner;
 static net_upcalls_t upper;
-static _Thread_local uint64_t cause;   /* the message being handled by this thread */
+static _Thread_local uint64_t cause; /* the message being handled by this thread */
 
 static void trace_arrived(net_recv_fn fn, const void *hdr, size_t hlen, void *data, size_t len, void *rndv)
 {
@@ -59,7 +59,7 @@ static void trace_on_push(const void *hdr, size_t hlen, void *data, size_t len, 
 
 static int trace_init(void *base, size_t len, const net_upcalls_t *up)
 {
-    static net_upcalls_t traced;   /* the backend may keep the pointer */
+    static net_upcalls_t traced; /* the backend may keep the pointer */
     upper = *up;
     traced = (net_upcalls_t){trace_on_request, trace_on_reply, trace_on_push, up->received};
     return inner->init(base, len, &traced);
@@ -184,8 +184,8 @@ static void trace_signal(net_worker_t w)
 }
 
 static const net_backend_t net_traced = {
-    trace_init, trace_finalize, trace_describe, trace_send, trace_recv_rndv, trace_get, trace_amo,
-    trace_test, trace_progress, trace_arm, trace_fd, trace_idle_ms, trace_signal,
+    trace_init, trace_finalize, trace_describe, trace_send, trace_recv_rndv, trace_get,    trace_amo,
+    trace_test, trace_progress, trace_arm,      trace_fd,   trace_idle_ms,   trace_signal,
 };
 
 const net_backend_t *am_trace_net(const net_backend_t *net)

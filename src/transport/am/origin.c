@@ -26,7 +26,7 @@ static int am_client_sleep(void)
 {
     if (am.net->arm(NET_CLIENT)) {
         int fd = am.net->fd(NET_CLIENT);
-        struct pollfd pfd = {fd, POLLIN, 0};   /* poll passes over a negative fd */
+        struct pollfd pfd = {fd, POLLIN, 0}; /* poll passes over a negative fd */
         rt_stat_inc(&rt.stats.blocking_waits);
         wait_tick();
         return poll(&pfd, 1, fd < 0 ? 1 : 10) == 0;
@@ -198,7 +198,6 @@ void am_flush_local_all(void)
         am_flush_local(r);
 }
 
-
 static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot);
 
 /* Sends a request (and data) to rank's server; returns the send's request
@@ -210,14 +209,14 @@ static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, 
  * eager. First waits for rank's put_nbi, if any. */
 void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot)
 {
-    am_flush_local(rank);   /* location consistency */
+    am_flush_local(rank); /* location consistency */
     return am_issue(rank, rq, data, len, slot);
 }
 
 /* am_send_nbx without completing the transfers in flight to rank first. */
 static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot)
 {
-    am_wait_pending(rank, AM_MAX_PENDING);   /* back-pressure, not growth */
+    am_wait_pending(rank, AM_MAX_PENDING); /* back-pressure, not growth */
     rq->origin = rt.rank;
     rq->counted = slot == NULL && rq->counted;
     rq->token = (uint64_t)(uintptr_t)slot;
@@ -307,8 +306,7 @@ uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
 
 /* In chunks; like am_put_nbi, each chunk's send completes the one before,
  * and the last may still be in flight on return. */
-uint64_t am_acc_nbi(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr,
-                    size_t bytes)
+uint64_t am_acc_nbi(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
 {
     size_t es = acc_elem_size(t), chunk = AM_ACC_CHUNK - AM_ACC_CHUNK % es;
     const char *s = src;
@@ -317,7 +315,7 @@ uint64_t am_acc_nbi(int rank, reach_type_t t, const void *scale, const void *src
         size_t n = bytes - off < chunk ? bytes - off : chunk;
         am_request_t *rq = &am_flight_next(rank)->hdr;
         *rq = (am_request_t){.kind = REQ_ACC, .counted = 1, .type = (uint8_t)t, .raddr = raddr + off};
-        memcpy(rq->scale, scale, es);   /* the scale is one element */
+        memcpy(rq->scale, scale, es); /* the scale is one element */
         ticket = am_flight_add(rank, am_send_nbx(rank, rq, s + off, n, NULL), "accumulate");
     }
     return ticket;
@@ -326,8 +324,12 @@ uint64_t am_acc_nbi(int rank, reach_type_t t, const void *scale, const void *src
 int64_t am_atomic(int rank, uintptr_t raddr, int width, int op, int64_t a, int64_t b)
 {
     am_order(rank);
-    am_request_t rq = {.kind = REQ_ATOMIC, .op = (uint8_t)op, .width = (uint8_t)width, .raddr = raddr,
-                       .a = (uint64_t)a, .b = (uint64_t)b};
+    am_request_t rq = {.kind = REQ_ATOMIC,
+                       .op = (uint8_t)op,
+                       .width = (uint8_t)width,
+                       .raddr = raddr,
+                       .a = (uint64_t)a,
+                       .b = (uint64_t)b};
     am_slot_t slot = {0};
     rt_stat_inc(&rt.stats.remote_atomics);
     am_request(rank, &rq, NULL, 0, &slot);
@@ -347,18 +349,18 @@ uint64_t am_word(int rank, uintptr_t raddr, word_op_t op, uint64_t a, uint64_t b
 uint64_t am_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b)
 {
     uint64_t operand = a, result = b;
-    am_flush_local(rank);   /* a get in flight reads what was there before */
+    am_flush_local(rank); /* a get in flight reads what was there before */
     rt_stat_inc(&rt.stats.remote_atomics);
     am_client_sent();
     am_wait_req(am.net->amo(rank, cas, &operand, &result, raddr), "atomic", rank);
     return result;
 }
 
-int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data, size_t len,
-                int answer, void *answer_buf, size_t answer_len)
+int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data, size_t len, int answer,
+                void *answer_buf, size_t answer_len)
 {
-    am_request_t rq = {.kind = REQ_CALL, .op = (uint8_t)id, .counted = (uint8_t)am_counted(id),
-                       .raddr = raddr, .a = a, .b = b};
+    am_request_t rq = {
+        .kind = REQ_CALL, .op = (uint8_t)id, .counted = (uint8_t)am_counted(id), .raddr = raddr, .a = a, .b = b};
     void *dst[1] = {answer_buf};
     am_slot_t slot = {.dsts = dst, .bytes = answer_len ? answer_len : 1};
     am_request(rank, &rq, data, len, answer ? &slot : NULL);
@@ -494,8 +496,8 @@ void am_on_reply(const void *hdr, size_t hlen, void *data, size_t len, void *rnd
             if (rndv)
                 rt_fatal("network: a reply's data came by rendezvous");
             if (slot->plan)
-                am_pack_runs(slot->plan, slot->plan->dst_stride, slot->local, slot->first,
-                             len / slot->plan->count[0], data, 0);
+                am_pack_runs(slot->plan, slot->plan->dst_stride, slot->local, slot->first, len / slot->plan->count[0],
+                             data, 0);
             else
                 for (size_t j = 0; j < len / slot->bytes; j++)
                     memcpy(slot->dsts[j], (char *)data + j * slot->bytes, slot->bytes);
@@ -505,6 +507,6 @@ void am_on_reply(const void *hdr, size_t hlen, void *data, size_t len, void *rnd
     }
     am.pending[r.target]--;
     am.pending_total--;
-    if (r.token == AM_ACK)   /* awaited only by back-pressure (am_wait_pending) */
+    if (r.token == AM_ACK) /* awaited only by back-pressure (am_wait_pending) */
         trace_word(TRACE_STORE, &am.pending[r.target], (uint32_t)am.pending[r.target]);
 }

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AM_PACK_MIN ((size_t)4 << 10)    /* smallest chunk, but for small requests */
+#define AM_PACK_MIN ((size_t)4 << 10) /* smallest chunk, but for small requests */
 /* auto: runs shorter than this go packed. Measured over UCX shared memory
  * (1 MiB in all): packed put and accumulate stream at 12-13 GB/s for runs
  * of 512 B and more, direct ones pass that from 8 KiB runs (17 GB/s);
@@ -26,8 +26,8 @@
 #define AM_DIRECT_MIN_RUN ((size_t)8 << 10)
 #define AM_DIRECT_MIN_RUN_GET ((size_t)32 << 10)
 
-void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, uint64_t first,
-                  uint64_t count, char *packed, int to_packed)
+void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, uint64_t first, uint64_t count,
+                  char *packed, int to_packed)
 {
     size_t run = p->count[0];
     for (uint64_t j = 0; j < count; j++) {
@@ -41,8 +41,8 @@ void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, ui
 
 /* One contiguous transfer of the direct protocol, left in flight (the
  * caller's am_flight_last covers it). */
-static void am_one(xfer_t op, int rank, reach_type_t t, const void *scale, const char *local,
-                   uintptr_t raddr, size_t bytes)
+static void am_one(xfer_t op, int rank, reach_type_t t, const void *scale, const char *local, uintptr_t raddr,
+                   size_t bytes)
 {
     if (op == XFER_PUT)
         am_put_nbi(rank, local, raddr, bytes);
@@ -76,7 +76,7 @@ static am_request_t am_chunk_request(xfer_t op, int strided, reach_type_t t, con
     static const uint8_t kind[2][3] = {{REQ_PUTV, REQ_GETV, REQ_ACCV}, {REQ_PUTS, REQ_GETS, REQ_ACCS}};
     am_request_t rq = {.kind = kind[strided][op], .counted = 1, .type = (uint8_t)t};
     if (op == XFER_ACC)
-        memcpy(rq.scale, scale, acc_elem_size(t));   /* the scale is one element */
+        memcpy(rq.scale, scale, acc_elem_size(t)); /* the scale is one element */
     return rq;
 }
 
@@ -95,12 +95,12 @@ static am_gets_t *am_gets_new(xfer_t op, size_t nchunks, size_t extra)
 }
 
 /* Returns the get's ticket; the writes' chunks have gone out. */
-static uint64_t am_strided_pack(xfer_t op, int rank, reach_type_t t, const void *scale,
-                                const reach_strided_t *p, const char *local, uintptr_t raddr)
+static uint64_t am_strided_pack(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *p,
+                                const char *local, uintptr_t raddr)
 {
     size_t run = p->count[0];
     uint64_t runs = strided_bytes(p) / run;
-    uint64_t per = am_chunk_items(run * runs, run);   /* run <= AM_PACK_MAX */
+    uint64_t per = am_chunk_items(run * runs, run); /* run <= AM_PACK_MAX */
     uint64_t nchunks = (runs + per - 1) / per;
     am_request_t rq = am_chunk_request(op, 1, t, scale);
     rq.raddr = raddr;
@@ -123,8 +123,8 @@ static uint64_t am_strided_pack(xfer_t op, int rank, reach_type_t t, const void 
     return g ? am_flight_gets(rank, g) : 0;
 }
 
-uint64_t am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *p,
-                    const char *local, uintptr_t raddr)
+uint64_t am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *p, const char *local,
+                    uintptr_t raddr)
 {
     if (op != XFER_PUT)
         am_order(rank);
@@ -141,8 +141,7 @@ uint64_t am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, cons
 
 /* A descriptor's pairs go in chunks carrying their target addresses; a
  * get's replies stay in flight (am_flight_last covers them). */
-static void am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *scale,
-                               const reach_vector_t *v)
+static void am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v)
 {
     size_t b = v->bytes, cnt = v->count;
     size_t per = am_chunk_items(cnt * b, b + sizeof(uint64_t));
@@ -174,8 +173,7 @@ static void am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *scal
         am_flight_gets(rank, g);
 }
 
-uint64_t am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v,
-                   size_t n)
+uint64_t am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v, size_t n)
 {
     if (op != XFER_PUT)
         am_order(rank);
@@ -187,8 +185,8 @@ uint64_t am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const
         }
         for (size_t j = 0; j < v[i].count && b > 0; j++) {
             int get = op == XFER_GET;
-            am_one(op, rank, t, scale, get ? v[i].dst[j] : v[i].src[j],
-                   (uintptr_t)(get ? v[i].src[j] : v[i].dst[j]), b);
+            am_one(op, rank, t, scale, get ? v[i].dst[j] : v[i].src[j], (uintptr_t)(get ? v[i].src[j] : v[i].dst[j]),
+                   b);
         }
     }
     return am_flight_last(rank);

@@ -39,7 +39,7 @@ int am_counted(int id)
 static void am_server_send(net_chan_t chan, int rank, void *msg, size_t hlen, size_t len)
 {
     rt_stat_inc(&rt.stats.messages);
-    rt_order_release();   /* what the message reports is done */
+    rt_order_release(); /* what the message reports is done */
     am.net->send(chan, rank, msg, hlen, len ? (char *)msg + hlen : NULL, len, NET_EAGER | NET_FREE);
 }
 
@@ -103,7 +103,7 @@ static void am_fence(const am_request_t *rq)
     if ((int32_t)(am.done_from[rq->origin] - (uint32_t)rq->a) >= 0)
         am_reply(rq, 0);
     else
-        am.deferred[am.ndeferred++] = *rq;   /* one per origin at most */
+        am.deferred[am.ndeferred++] = *rq; /* one per origin at most */
 }
 
 void am_wait_completed(uint32_t count)
@@ -126,7 +126,7 @@ static int am_call_try(const am_request_t *rq, am_target_t *t)
 {
     if (!handlers[rq->op].fn(t))
         return 0;
-    if (rq->counted) {   /* its token, if any, asks for an ack */
+    if (rq->counted) { /* its token, if any, asks for an ack */
         am_completed(rq);
     } else if (rq->token != 0) {
         am_reply_t *rep = t->reply ? t->reply : am_reply_new(rq, 0, 0);
@@ -159,8 +159,8 @@ static void am_serve_call(const am_request_t *rq, const void *data, size_t len)
 {
     if (rq->op >= nhandlers)
         rt_fatal("network: a request for handler %d, of %d", rq->op, nhandlers);
-    am_target_t t = {.origin = rq->origin, .local = (char *)(uintptr_t)rq->raddr, .a = rq->a, .b = rq->b,
-                     .data = data, .len = len};
+    am_target_t t = {
+        .origin = rq->origin, .local = (char *)(uintptr_t)rq->raddr, .a = rq->a, .b = rq->b, .data = data, .len = len};
     am_retry_t *r = NULL;
     if ((uintptr_t)data % sizeof(uint64_t) != 0) {
         r = am_retry_new(rq, &t, data, len);
@@ -286,8 +286,9 @@ static void am_write_get(const am_request_t *rq, const char *local)
     if (*same == 0)
         *same = wait_proc_alive(rq->origin) ? 1 : -1;
     int err = *same < 0 ? ESRCH : 0;
-    for (uint64_t done = 0; err == 0 && done < rq->a;) {   /* a write may be short (2 GiB at most) */
-        struct iovec from = {(void *)(local + done), rq->a - done}, to = {(void *)(uintptr_t)(rq->b + done), rq->a - done};
+    for (uint64_t done = 0; err == 0 && done < rq->a;) { /* a write may be short (2 GiB at most) */
+        struct iovec from = {(void *)(local + done), rq->a - done},
+                     to = {(void *)(uintptr_t)(rq->b + done), rq->a - done};
         ssize_t n = process_vm_writev(rt.peers[rq->origin].pid, &from, 1, &to, 1, 0);
         if (n > 0)
             done += (uint64_t)n;
@@ -310,24 +311,14 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     char *local = (char *)(uintptr_t)rq.raddr;
     switch (rq.kind) {
     case REQ_GETS:
-    case REQ_GETV:
-        am_serve_get(&rq, data, local);
-        return;
-    case REQ_FENCE:
-        am_fence(&rq);
-        return;
-    case REQ_GET_WRITE:
-        am_write_get(&rq, local);
-        return;
-    case REQ_CALL:
-        am_serve_call(&rq, data, len);
-        return;
+    case REQ_GETV: am_serve_get(&rq, data, local); return;
+    case REQ_FENCE: am_fence(&rq); return;
+    case REQ_GET_WRITE: am_write_get(&rq, local); return;
+    case REQ_CALL: am_serve_call(&rq, data, len); return;
     case REQ_ATOMIC:
         am_reply(&rq, shm_atomic(rt.rank, local, rq.width, (amo_op_t)rq.op, (int64_t)rq.a, (int64_t)rq.b));
         return;
-    case REQ_WORD:
-        am_reply(&rq, (int64_t)word_apply(local, (word_op_t)rq.op, rq.a, rq.b));
-        return;
+    case REQ_WORD: am_reply(&rq, (int64_t)word_apply(local, (word_op_t)rq.op, rq.a, rq.b)); return;
     case REQ_PUT:
         if (rndv) {
             am_recv_rndv(&rq, rndv, local, len);
@@ -335,17 +326,12 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
         }
         shm_copy(local, data, len);
         break;
-    case REQ_ACC:
-        shm_acc(rt.rank, (reach_type_t)rq.type, rq.scale, data, local, len);
-        break;
+    case REQ_ACC: shm_acc(rt.rank, (reach_type_t)rq.type, rq.scale, data, local, len); break;
     case REQ_PUTV:
     case REQ_ACCV:
     case REQ_PUTS:
-    case REQ_ACCS:
-        am_serve_chunk(&rq, data, local);
-        break;
-    default:
-        rt_fatal("network: unknown request %d", rq.kind);
+    case REQ_ACCS: am_serve_chunk(&rq, data, local); break;
+    default: rt_fatal("network: unknown request %d", rq.kind);
     }
     am_completed(&rq);
 }

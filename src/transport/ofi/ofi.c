@@ -44,8 +44,8 @@ static int ofi_test(void *req, const char *what, int rank)
     int err = r->err;
     ofi_req_free(r);
     if (err)
-        rt_fatal("libfabric %s to rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid,
-                 fi_strerror(err), wait_rank_ended(rank) ? OFI_ENDED : "");
+        rt_fatal("libfabric %s to rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid, fi_strerror(err),
+                 wait_rank_ended(rank) ? OFI_ENDED : "");
     return 1;
 }
 
@@ -57,32 +57,31 @@ static int ofi_posted(int w, ssize_t rc, const char *what, int rank)
     if (rc == 0)
         return 1;
     if (rc != -FI_EAGAIN)
-        rt_fatal("libfabric %s rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid,
-                 fi_strerror((int)-rc), wait_rank_ended(rank) ? OFI_ENDED : "");
+        rt_fatal("libfabric %s rank %d (pid %d) failed: %s%s", what, rank, rt.peers[rank].pid, fi_strerror((int)-rc),
+                 wait_rank_ended(rank) ? OFI_ENDED : "");
     ofi_progress_worker(w);
-    wait_tick();   /* (a provider that cannot reach a lost rank may say EAGAIN for ever) */
+    wait_tick(); /* (a provider that cannot reach a lost rank may say EAGAIN for ever) */
     return 0;
 }
 
 /* Reads len bytes at raddr of rank's worker at into place, from worker w;
  * r completes when they are here. */
-static void ofi_read(int w, int rank, int at, void *place, size_t len, uint64_t raddr, uint64_t key,
-                     ofi_req_t *r)
+static void ofi_read(int w, int rank, int at, void *place, size_t len, uint64_t raddr, uint64_t key, ofi_req_t *r)
 {
     r->rank = rank;
     r->w = w;
-    while (!ofi_posted(w, fi_read(ofi.w[w].ep, place, len, NULL, ofi.addr[rank][at], raddr, key, &r->ctx),
-                       "read from", rank))
+    while (!ofi_posted(w, fi_read(ofi.w[w].ep, place, len, NULL, ofi.addr[rank][at], raddr, key, &r->ctx), "read from",
+                       rank))
         ;
 }
 
 /* ---- sending ------------------------------------------------------------------------ */
 
 /* The worker each channel sends from, and the rank's worker it goes to. */
-static const int chan_from[] = {[NET_REQUEST] = NET_CLIENT, [NET_REPLY] = NET_SERVER, [NET_PUSH] = NET_CLIENT,
-                                [NET_SERVER_PUSH] = NET_SERVER};
-static const int chan_to[] = {[NET_REQUEST] = NET_SERVER, [NET_REPLY] = NET_CLIENT, [NET_PUSH] = NET_CLIENT,
-                              [NET_SERVER_PUSH] = NET_CLIENT};
+static const int chan_from[] = {
+    [NET_REQUEST] = NET_CLIENT, [NET_REPLY] = NET_SERVER, [NET_PUSH] = NET_CLIENT, [NET_SERVER_PUSH] = NET_SERVER};
+static const int chan_to[] = {
+    [NET_REQUEST] = NET_SERVER, [NET_REPLY] = NET_CLIENT, [NET_PUSH] = NET_CLIENT, [NET_SERVER_PUSH] = NET_CLIENT};
 
 /* Posts a send of buf (len bytes) from worker w to dest; ctx is its
  * completion's context (NULL: inject, no completion). Retries, progressing
@@ -91,17 +90,17 @@ static void ofi_post_send(int w, fi_addr_t dest, void *buf, size_t len, ofi_req_
 {
     if (ctx)
         ctx->rank = rank;
-    while (!ofi_posted(w, ctx ? fi_send(ofi.w[w].ep, buf, len, NULL, dest, &ctx->ctx)
-                              : fi_inject(ofi.w[w].ep, buf, len, dest),
-                       "send to", rank))
+    while (!ofi_posted(
+        w, ctx ? fi_send(ofi.w[w].ep, buf, len, NULL, dest, &ctx->ctx) : fi_inject(ofi.w[w].ep, buf, len, dest),
+        "send to", rank))
         ;
 }
 
 /* Sends m, hdr (hlen bytes) and data (len) as one message from worker w
  * to rank's worker to: by fi_inject if it is small enough, else from a
  * copy freed once sent. The caller's buffers may be reused on return. */
-static void ofi_send_whole(int w, int rank, int to, const ofi_wire_t *m, const void *hdr, size_t hlen,
-                           const void *data, size_t len)
+static void ofi_send_whole(int w, int rank, int to, const ofi_wire_t *m, const void *hdr, size_t hlen, const void *data,
+                           size_t len)
 {
     size_t total = sizeof *m + hlen + len;
     char small[OFI_INJECT], *buf = small;
@@ -125,13 +124,11 @@ static void ofi_send_control(int w, int rank, int to, const ofi_wire_t *m)
     ofi_send_whole(w, rank, to, m, NULL, 0, NULL, 0);
 }
 
-static void *ofi_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len,
-                      int flags)
+static void *ofi_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len, int flags)
 {
     int w = chan_from[chan], to = chan_to[chan];
     size_t total = sizeof(ofi_wire_t) + hlen + len;
-    ofi_wire_t m = {.chan = (uint8_t)chan, .kind = OFI_EAGER_MSG, .from = rt.rank, .hlen = (uint32_t)hlen,
-                    .len = len};
+    ofi_wire_t m = {.chan = (uint8_t)chan, .kind = OFI_EAGER_MSG, .from = rt.rank, .hlen = (uint32_t)hlen, .len = len};
     ofi_req_t *user = NULL;
     if (total <= OFI_EAGER) {
         ofi_send_whole(w, rank, to, &m, hdr, hlen, data, len);
@@ -207,8 +204,7 @@ static void *ofi_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
         return r;
     }
     r->dst = dst;
-    ofi_wire_t m = {.kind = OFI_GET, .from = rt.rank, .len = bytes, .addr = raddr,
-                    .token = (uint64_t)(uintptr_t)r};
+    ofi_wire_t m = {.kind = OFI_GET, .from = rt.rank, .len = bytes, .addr = raddr, .token = (uint64_t)(uintptr_t)r};
     ofi_send_control(NET_CLIENT, rank, NET_SERVER, &m);
     return r;
 }
@@ -226,8 +222,14 @@ static void *ofi_amo(int rank, int cas, const uint64_t *operand, uint64_t *resul
     ofi_req_t *r = ofi_req_new(OFI_REQ_AMO);
     r->keep = 1;
     r->result = result;
-    ofi_wire_t m = {.chan = NET_REQUEST, .kind = OFI_AMO, .from = rt.rank, .hlen = (uint32_t)cas,
-                    .addr = raddr, .key = *operand, .len = *result, .token = (uint64_t)(uintptr_t)r};
+    ofi_wire_t m = {.chan = NET_REQUEST,
+                    .kind = OFI_AMO,
+                    .from = rt.rank,
+                    .hlen = (uint32_t)cas,
+                    .addr = raddr,
+                    .key = *operand,
+                    .len = *result,
+                    .token = (uint64_t)(uintptr_t)r};
     ofi_send_control(NET_CLIENT, rank, NET_SERVER, &m);
     return r;
 }
@@ -238,7 +240,7 @@ static void ofi_serve_amo(const ofi_wire_t *m)
 {
     _Atomic uint64_t *word = (_Atomic uint64_t *)(uintptr_t)m->addr;
     uint64_t old;
-    if (m->hlen) {   /* compare-and-swap: key expected, len stored */
+    if (m->hlen) { /* compare-and-swap: key expected, len stored */
         old = m->key;
         atomic_compare_exchange_strong(word, &old, m->len);
     } else {
@@ -284,34 +286,23 @@ static void ofi_arrived(int w, const ofi_wire_t *m, size_t got)
             rt_fatal("libfabric: a malformed message from rank %d", m->from);
         ofi_deliver(w, m, m->kind == OFI_EAGER_MSG ? hdr + m->hlen : NULL);
         return;
-    case OFI_LARGE_MSG:
-        ofi_recv_large(w, m);
-        return;
-    case OFI_RNDV_DONE:
-        ofi_req_done(r);
-        return;
-    case OFI_AMO:
-        ofi_serve_amo(m);
-        return;
+    case OFI_LARGE_MSG: ofi_recv_large(w, m); return;
+    case OFI_RNDV_DONE: ofi_req_done(r); return;
+    case OFI_AMO: ofi_serve_amo(m); return;
     case OFI_AMO_DONE:
         *r->result = m->len;
         ofi_req_done(r);
         return;
-    case OFI_GET:
-        ofi_serve_get(m);
-        return;
+    case OFI_GET: ofi_serve_get(m); return;
     case OFI_PING:
-    case OFI_PONG:
-        ofi_watch_arrived(m, got);
-        return;
+    case OFI_PONG: ofi_watch_arrived(m, got); return;
     case OFI_GET_DATA:
         if (got != sizeof *m + m->len)
             rt_fatal("libfabric: a malformed message from rank %d", m->from);
         memcpy(r->dst, m + 1, m->len);
         ofi_req_done(r);
         return;
-    default:
-        rt_fatal("libfabric: a message of unknown kind %d from rank %d", m->kind, m->from);
+    default: rt_fatal("libfabric: a message of unknown kind %d from rank %d", m->kind, m->from);
     }
 }
 
@@ -325,15 +316,14 @@ static void ofi_completed(int w, ofi_req_t *r, size_t len)
     case OFI_REQ_RNDV_READ: {
         ofi_wire_t m = {.kind = OFI_RNDV_DONE, .from = rt.rank, .token = r->token};
         ofi_send_control(r->w, r->rank, r->sender_w, &m);
-        if (r->buf)   /* OFI_LARGE_MSG: now whole */
+        if (r->buf) /* OFI_LARGE_MSG: now whole */
             ofi_deliver(r->w, r->buf, (const char *)r->buf + sizeof m + ((ofi_wire_t *)r->buf)->hlen);
         else
             ofi.up->received(r->arg);
         ofi_req_free(r);
         return;
     }
-    default:   /* a send, or a get */
-        ofi_req_done(r);
+    default: /* a send, or a get */ ofi_req_done(r);
     }
 }
 
@@ -346,7 +336,7 @@ static void ofi_failed(int w)
     if (n != 1)
         rt_fatal("libfabric: an operation failed, and reading why failed too: %s", fi_strerror((int)-n));
     ofi_req_t *r = e.op_context;
-    if (w == NET_WATCH) {   /* a ping (its rank is lost), or a receive (posted again) */
+    if (w == NET_WATCH) { /* a ping (its rank is lost), or a receive (posted again) */
         if (r && r->kind == OFI_REQ_RECV) {
             ofi_post_recv(w, r);
         } else if (r) {
@@ -362,8 +352,8 @@ static void ofi_failed(int w)
     }
     int rank = r ? r->rank : -1;
     if (rank >= 0)
-        rt_fatal("libfabric operation with rank %d (pid %d) failed: %s%s", rank, rt.peers[rank].pid,
-                 fi_strerror(e.err), wait_rank_ended(rank) ? OFI_ENDED : "");
+        rt_fatal("libfabric operation with rank %d (pid %d) failed: %s%s", rank, rt.peers[rank].pid, fi_strerror(e.err),
+                 wait_rank_ended(rank) ? OFI_ENDED : "");
     rt_fatal("libfabric operation failed: %s", fi_strerror(e.err));
 }
 
@@ -380,13 +370,13 @@ static int ofi_collect(int w)
     struct fi_cq_msg_entry e[BATCH];
     for (ssize_t n = BATCH; n == BATCH;) {
         n = fi_cq_read(ofi.w[w].cq, e, BATCH);
-        if (n == -FI_EAVAIL) {   /* then read on */
+        if (n == -FI_EAVAIL) { /* then read on */
             ofi_failed(w);
             n = BATCH;
             continue;
         }
         for (ssize_t i = 0; i < n; i++) {
-            if (ofi.w[w].tail - ofi.w[w].head == ofi.w[w].cap) {   /* full: twice as large, in order */
+            if (ofi.w[w].tail - ofi.w[w].head == ofi.w[w].cap) { /* full: twice as large, in order */
                 size_t cap = ofi.w[w].cap ? 2 * ofi.w[w].cap : 64;
                 struct fi_cq_msg_entry *q = malloc(cap * sizeof *q);
                 if (!q)
@@ -414,7 +404,7 @@ static unsigned ofi_progress_worker(int w)
         return 0;
     unsigned events = 0;
     ofi.w[w].handling = 1;
-    while (ofi.w[w].head != ofi.w[w].tail) {   /* with what handlers' nested progress collects */
+    while (ofi.w[w].head != ofi.w[w].tail) { /* with what handlers' nested progress collects */
         struct fi_cq_msg_entry e = ofi.w[w].queue[ofi.w[w].head++ % ofi.w[w].cap];
         ofi_completed(w, e.op_context, e.len);
         events++;
@@ -442,7 +432,6 @@ static void ofi_finalize(void)
     ofi_close_all();
 }
 
-
 /* 1 if worker w may sleep on its descriptor. The tcp provider's
  * fi_trywait says -FI_EAGAIN most of the time when nothing has arrived
  * (measured: 724 of 732 calls of an idle server in a 3 s wait), so reading
@@ -454,7 +443,7 @@ static int ofi_arm(net_worker_t w)
     struct fid *f = &ofi.w[w].cq->fid;
     if (ofi.w[w].head != ofi.w[w].tail)
         return 0;
-    if (ofi.w[w].fd < 0)   /* nothing to sleep on: the waiter sleeps a while and looks again */
+    if (ofi.w[w].fd < 0) /* nothing to sleep on: the waiter sleeps a while and looks again */
         return !ofi_collect(w);
     int rc = fi_trywait(ofi.fabric, &f, 1);
     return rc == FI_SUCCESS || (rc == -FI_EAGAIN && !ofi_collect(w));
@@ -490,7 +479,9 @@ static const char *ofi_describe(void)
     static char line[48 + CONFIG_STRING_MAX];
     const char *asked = rt.initialized ? rt.cfg.ofi_provider : getenv("REACH_OFI_PROVIDER");
     snprintf(line, sizeof line, "ofi (libfabric %u.%u, provider %s)", FI_MAJOR(fi_version()), FI_MINOR(fi_version()),
-             ofi.info ? ofi.info->fabric_attr->prov_name : asked && *asked ? asked : "libfabric's first");
+             ofi.info          ? ofi.info->fabric_attr->prov_name
+             : asked && *asked ? asked
+                               : "libfabric's first");
     return line;
 }
 

@@ -38,8 +38,18 @@
 
 /* The backend's own header, before the protocol's: what follows, and
  * for rendezvous and atomics their fields. */
-enum { OFI_EAGER_MSG, OFI_RNDV_MSG, OFI_LARGE_MSG, OFI_RNDV_DONE, OFI_AMO, OFI_AMO_DONE, OFI_GET, OFI_GET_DATA,
-       OFI_PING, OFI_PONG };
+enum {
+    OFI_EAGER_MSG,
+    OFI_RNDV_MSG,
+    OFI_LARGE_MSG,
+    OFI_RNDV_DONE,
+    OFI_AMO,
+    OFI_AMO_DONE,
+    OFI_GET,
+    OFI_GET_DATA,
+    OFI_PING,
+    OFI_PONG
+};
 /* Gets up to this size are messages answered by the target's server
  * (OFI_GET, OFI_GET_DATA: over tcp a small fi_read took 28 us where a
  * message's round trip takes 18); larger ones are fi_read, zero-copy. */
@@ -60,14 +70,14 @@ enum { OFI_REQ_SEND, OFI_REQ_RNDV, OFI_REQ_RNDV_READ, OFI_REQ_GET, OFI_REQ_AMO, 
 typedef struct ofi_req {
     struct fi_context2 ctx;
     int kind;
-    int keep;               /* the protocol tests it (net test): ofi_test frees it */
+    int keep; /* the protocol tests it (net test): ofi_test frees it */
     _Atomic int done;
-    int err;                /* an fi_errno, if it failed */
-    void *buf;              /* freed when done (a copy sent, a receive buffer) */
-    struct fid_mr *mr;      /* closed when done */
-    uint64_t *result;       /* OFI_REQ_AMO: the old value goes here */
-    void *dst;              /* OFI_REQ_GET by message: the data goes here */
-    void *arg;              /* OFI_REQ_RNDV_READ: up->received's; NULL for OFI_LARGE_MSG (buf
+    int err;           /* an fi_errno, if it failed */
+    void *buf;         /* freed when done (a copy sent, a receive buffer) */
+    struct fid_mr *mr; /* closed when done */
+    uint64_t *result;  /* OFI_REQ_AMO: the old value goes here */
+    void *dst;         /* OFI_REQ_GET by message: the data goes here */
+    void *arg;         /* OFI_REQ_RNDV_READ: up->received's; NULL for OFI_LARGE_MSG (buf
                              * holds its wire header, protocol header and data) */
     int rank, sender_w, w;
     uint64_t token;
@@ -82,24 +92,24 @@ extern struct ofi_state {
         struct fid_ep *ep;
         struct fid_cq *cq;
         int fd;
-        size_t rlen;        /* the size of its receive buffers */
+        size_t rlen; /* the size of its receive buffers */
         ofi_req_t *recv[OFI_RECVS];
         /* Completions read but not yet handled, in order: a handler that
          * sends or reads may progress the provider again (on -FI_EAGAIN),
          * and what that reads must wait for the ones before it. */
         struct fi_cq_msg_entry *queue;
         size_t head, tail, cap;
-        int handling;       /* a handler of this worker's runs */
+        int handling; /* a handler of this worker's runs */
     } w[OFI_WORKERS];
-    _Atomic long owned;     /* the backend's own requests not yet complete */
-    fi_addr_t (*addr)[OFI_WORKERS];   /* by rank: its endpoints */
-    wait_ping_t *pings;     /* by rank: the watch's pings (ofi_watch.c) */
+    _Atomic long owned;             /* the backend's own requests not yet complete */
+    fi_addr_t (*addr)[OFI_WORKERS]; /* by rank: its endpoints */
+    wait_ping_t *pings;             /* by rank: the watch's pings (ofi_watch.c) */
     double next_ping;
     struct fid_mr *mr;      /* the arena */
     uint64_t *keys, *bases; /* by rank: its arena's key and address */
     int virt_addr;          /* RMA addresses are virtual (else offsets in the region) */
     int prov_key, mr_endpoint;
-    _Atomic uint64_t next_key;   /* keys of this process's registrations, when it chooses them */
+    _Atomic uint64_t next_key; /* keys of this process's registrations, when it chooses them */
     size_t inject;
     const net_upcalls_t *up;
 } ofi;

@@ -23,12 +23,12 @@ ofi_req_t *ofi_req_new(int kind)
     return r;
 }
 
-
 int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_t *key)
 {
-    int rc = fi_mr_reg(ofi.domain, buf, len, FI_REMOTE_READ, 0, ofi.prov_key ? 0 : atomic_fetch_add(&ofi.next_key, 1), 0, mr, NULL);
-    if (rc == 0 && ofi.mr_endpoint && ((rc = fi_mr_bind(*mr, &ofi.w[w].ep->fid, 0)) != 0 ||
-                                       (rc = fi_mr_enable(*mr)) != 0))
+    int rc = fi_mr_reg(ofi.domain, buf, len, FI_REMOTE_READ, 0, ofi.prov_key ? 0 : atomic_fetch_add(&ofi.next_key, 1),
+                       0, mr, NULL);
+    if (rc == 0 && ofi.mr_endpoint &&
+        ((rc = fi_mr_bind(*mr, &ofi.w[w].ep->fid, 0)) != 0 || (rc = fi_mr_enable(*mr)) != 0))
         fi_close(&(*mr)->fid);
     if (rc != 0)
         *mr = NULL;
@@ -69,8 +69,7 @@ static int ofi_core_each(void)
 static int ofi_open_worker(int w, const char **step)
 {
     int sleeps = w != NET_CLIENT || !ofi_core_each();
-    struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = sleeps ? FI_WAIT_FD : FI_WAIT_NONE,
-                            .size = 1024};
+    struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = sleeps ? FI_WAIT_FD : FI_WAIT_NONE, .size = 1024};
     int rc;
     ofi.w[w].fd = -1;
     ofi.w[w].rlen = w == NET_WATCH ? sizeof(ofi_wire_t) : OFI_EAGER;

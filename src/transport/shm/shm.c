@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static struct {
-    int fd;          /* this process's memfd; kept for commit and release */
+    int fd; /* this process's memfd; kept for commit and release */
     char *base;
     size_t size;
     heap_t heap;
@@ -109,25 +109,23 @@ int shm_init(void)
     arena.size = rt.cfg.arena_size ? rt.cfg.arena_size : shm_default_arena_size();
     arena.size = (arena.size + HEAP_PAGE - 1) & ~(HEAP_PAGE - 1);
     if (arena.size <= ARENA_HEAP_OFF)
-        return rt_error(REACH_ERR_ARG, call, "REACH_ARENA_SIZE=%zu is below the minimum of %zu bytes",
-                        arena.size, (size_t)ARENA_HEAP_OFF + HEAP_PAGE);
+        return rt_error(REACH_ERR_ARG, call, "REACH_ARENA_SIZE=%zu is below the minimum of %zu bytes", arena.size,
+                        (size_t)ARENA_HEAP_OFF + HEAP_PAGE);
 
     int st = REACH_SUCCESS;
     arena.fd = memfd_create("reach-arena", MFD_CLOEXEC);
     if (arena.fd < 0) {
         st = rt_error(REACH_ERR_SYSTEM, call, "memfd_create: %s", strerror(errno));
     } else if (ftruncate(arena.fd, (off_t)arena.size) != 0) {
-        st = rt_error(REACH_ERR_SYSTEM, call, "ftruncate of the arena to %zu bytes: %s",
-                      arena.size, strerror(errno));
+        st = rt_error(REACH_ERR_SYSTEM, call, "ftruncate of the arena to %zu bytes: %s", arena.size, strerror(errno));
     } else {
         /* The header (locks, queue nodes, barrier) must never fault. */
         if (fallocate(arena.fd, 0, 0, (off_t)ARENA_HEAP_OFF) != 0)
-            st = rt_error(REACH_ERR_NOMEM, call, "cannot commit the %zu-byte arena header: %s",
-                          (size_t)ARENA_HEAP_OFF, strerror(errno));
+            st = rt_error(REACH_ERR_NOMEM, call, "cannot commit the %zu-byte arena header: %s", (size_t)ARENA_HEAP_OFF,
+                          strerror(errno));
         void *p = mmap(NULL, arena.size, PROT_READ | PROT_WRITE, MAP_SHARED, arena.fd, 0);
         if (p == MAP_FAILED)
-            st = rt_error(REACH_ERR_SYSTEM, call, "mmap of a %zu-byte arena: %s",
-                          arena.size, strerror(errno));
+            st = rt_error(REACH_ERR_SYSTEM, call, "mmap of a %zu-byte arena: %s", arena.size, strerror(errno));
         else
             arena.base = p;
     }
@@ -155,15 +153,15 @@ int shm_init(void)
         snprintf(path, sizeof path, "/proc/%" PRId64 "/fd/%" PRId64, all[4 * i + 1], all[4 * i + 2]);
         int fd = open(path, O_RDWR | O_CLOEXEC);
         if (fd < 0) {
-            st = rt_error(REACH_ERR_SYSTEM, call, "cannot open the arena of rank %d (%s): %s",
-                          rt.node_peers[i], path, strerror(errno));
+            st = rt_error(REACH_ERR_SYSTEM, call, "cannot open the arena of rank %d (%s): %s", rt.node_peers[i], path,
+                          strerror(errno));
             break;
         }
         void *m = mmap(NULL, arena.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         close(fd);
         if (m == MAP_FAILED) {
-            st = rt_error(REACH_ERR_SYSTEM, call, "mmap of the arena of rank %d: %s",
-                          rt.node_peers[i], strerror(errno));
+            st =
+                rt_error(REACH_ERR_SYSTEM, call, "mmap of the arena of rank %d: %s", rt.node_peers[i], strerror(errno));
             break;
         }
         p->map = m;
@@ -251,10 +249,8 @@ int shm_alloc(const char *call, size_t len, int kind, void **ptr)
         shm_cache_flush();
     size_t left = shm_left(limit);
     if (limit && len > left)
-        return rt_error(REACH_ERR_NOMEM, call,
-                        "asked %s of shared memory, REACH_SHM_LIMIT=%s leaves %s available",
-                        rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, limit),
-                        rt_size_str(c, sizeof c, left));
+        return rt_error(REACH_ERR_NOMEM, call, "asked %s of shared memory, REACH_SHM_LIMIT=%s leaves %s available",
+                        rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, limit), rt_size_str(c, sizeof c, left));
     if (heap_alloc(&arena.heap, len, kind, &off) != 0 &&
         !(shm_cache_flush() && heap_alloc(&arena.heap, len, kind, &off) == 0))
         return rt_error(REACH_ERR_NOMEM, call,
@@ -269,8 +265,7 @@ int shm_alloc(const char *call, size_t len, int kind, void **ptr)
         int e = errno;
         shm_release(off);
         return rt_error(REACH_ERR_NOMEM, call, "asked %s of shared memory, %s available: %s",
-                        rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, shm_available()),
-                        strerror(e));
+                        rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, shm_available()), strerror(e));
     }
     *ptr = arena.base + off;
     return REACH_SUCCESS;
@@ -295,7 +290,7 @@ void shm_node_barrier(void)
     arena_barrier_t *b = (arena_barrier_t *)(void *)(rt.peers[rt.node_peers[0]].map + ARENA_BARRIER_OFF);
     /* Read the generation before arriving: the last arrival bumps it. */
     uint32_t gen = atom_load_acquire(&b->generation.value);
-    int tracing = __builtin_expect(trace_on, 0);   /* before the arrival: see waitword_add_traced */
+    int tracing = __builtin_expect(trace_on, 0); /* before the arrival: see waitword_add_traced */
     if (atom_fetch_add_acq_rel(&b->arrived, 1) == (uint32_t)rt.node_size - 1) {
         atom_store_relaxed(&b->arrived, 0);
         waitword_add_traced(&b->generation, 1, tracing);

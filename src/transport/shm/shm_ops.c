@@ -15,8 +15,7 @@ void shm_copy_chunked(char *dst, const char *src, size_t n)
 }
 
 /* One element that straddles two stripes: hold both, lower index first. */
-static void shm_acc_straddling(int rank, reach_type_t t, const void *scale, const char *src,
-                               char *dst)
+static void shm_acc_straddling(int rank, reach_type_t t, const void *scale, const char *src, char *dst)
 {
     _Atomic uint32_t *a = shm_stripe_lock(rank, dst);
     _Atomic uint32_t *b = shm_stripe_lock(rank, dst + acc_elem_size(t) - 1);
@@ -33,8 +32,8 @@ static void shm_acc_straddling(int rank, reach_type_t t, const void *scale, cons
  * stripe stays held on return, so that the next run of a strided
  * accumulate in the same stripe takes no lock again. Only one stripe lock
  * is ever held between calls, so no two processes can deadlock. */
-static void shm_acc_run(int rank, reach_type_t t, const void *scale, const char *s, char *dst,
-                        size_t bytes, _Atomic uint32_t **held)
+static void shm_acc_run(int rank, reach_type_t t, const void *scale, const char *s, char *dst, size_t bytes,
+                        _Atomic uint32_t **held)
 {
     size_t es = acc_elem_size(t);
     while (bytes > 0) {
@@ -83,8 +82,8 @@ static inline void shm_copy_rows(char *d, size_t ds, const char *s, size_t ss, s
  * small runs, one per run length), the outer levels the plan's iterator.
  * Inlined with a constant acc, so each caller gets its own loop with no
  * test per run. */
-static inline void shm_strided_walk(int acc, int rank, reach_type_t t, const void *scale,
-                                    const reach_strided_t *p, const char *src, char *dst)
+static inline void shm_strided_walk(int acc, int rank, reach_type_t t, const void *scale, const reach_strided_t *p,
+                                    const char *src, char *dst)
 {
     const size_t run = p->count[0];
     const size_t n1 = p->levels >= 1 ? p->count[1] : 1;
@@ -119,8 +118,8 @@ void shm_strided_copy(const reach_strided_t *plan, const char *src, char *dst)
     shm_strided_walk(0, 0, REACH_INT, NULL, plan, src, dst);
 }
 
-void shm_strided_acc(int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
-                     const char *src, char *dst)
+void shm_strided_acc(int rank, reach_type_t t, const void *scale, const reach_strided_t *plan, const char *src,
+                     char *dst)
 {
     shm_strided_walk(1, rank, t, scale, plan, src, dst);
 }
@@ -133,17 +132,15 @@ int64_t shm_atomic(int rank, char *dst, int width, amo_op_t op, int64_t a, int64
     if (width == 4) {
         int32_t o;
         memcpy(&o, dst, 4);
-        int32_t n = op == AMO_ADD ? (int32_t)((uint32_t)o + (uint32_t)a)
-                  : op == AMO_SWAP ? (int32_t)a
-                  : (o == (int32_t)a ? (int32_t)b : o);
+        int32_t n = op == AMO_ADD    ? (int32_t)((uint32_t)o + (uint32_t)a)
+                    : op == AMO_SWAP ? (int32_t)a
+                                     : (o == (int32_t)a ? (int32_t)b : o);
         memcpy(dst, &n, 4);
         old = o;
     } else {
         int64_t o;
         memcpy(&o, dst, 8);
-        int64_t n = op == AMO_ADD ? (int64_t)((uint64_t)o + (uint64_t)a)
-                  : op == AMO_SWAP ? a
-                  : (o == a ? b : o);
+        int64_t n = op == AMO_ADD ? (int64_t)((uint64_t)o + (uint64_t)a) : op == AMO_SWAP ? a : (o == a ? b : o);
         memcpy(dst, &n, 8);
         old = o;
     }

@@ -30,16 +30,13 @@ static ucp_worker_h ux_from(int ep)
 
 /* ---- start-up and shut-down ---------------------------------------------------- */
 
-static int ux_worker(net_worker_t w, unsigned id, ucp_am_recv_callback_t cb, unsigned id2,
-                     ucp_am_recv_callback_t cb2)
+static int ux_worker(net_worker_t w, unsigned id, ucp_am_recv_callback_t cb, unsigned id2, ucp_am_recv_callback_t cb2)
 {
-    ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-                              .thread_mode = UCS_THREAD_MODE_SINGLE};
+    ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE, .thread_mode = UCS_THREAD_MODE_SINGLE};
     if (ucp_worker_create(ux.ctx, &wp, &ux.worker[w]) != UCS_OK)
         return -1;
-    ucp_am_handler_param_t hp = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB,
-                                 .id = id,
-                                 .cb = cb};
+    ucp_am_handler_param_t hp = {
+        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB, .id = id, .cb = cb};
     ucp_am_handler_param_t hp2 = hp;
     hp2.id = id2;
     hp2.cb = cb2;
@@ -107,7 +104,7 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
         rt_oom("reach_init", sizeof(ucp_ep_h) * (size_t)rt.size);
     for (int r = 0; r < rt.size && st == REACH_SUCCESS; r++) {
         if (rt.peers[r].node == rt.node)
-            continue;   /* reached through its mapping, never the network */
+            continue; /* reached through its mapping, never the network */
         ucp_ep_params_t to_server = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
                                      .address = (ucp_address_t *)(void *)(all[0] + off[0][r])};
         ucp_ep_params_t to_client = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
@@ -117,8 +114,7 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
             (s = ucp_ep_create(ux.worker[NET_SERVER], &to_client, &ux.ep[UX_S2C][r])) != UCS_OK ||
             (s = ucp_ep_create(ux.worker[NET_CLIENT], &to_client, &ux.ep[UX_C2C][r])) != UCS_OK ||
             (s = ucp_ep_rkey_unpack(ux.ep[UX_C2S][r], all[2] + off[2][r], &ux.rkey[r])) != UCS_OK)
-            st = rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot reach rank %d: %s", r,
-                          ucs_status_string(s));
+            st = rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot reach rank %d: %s", r, ucs_status_string(s));
         else if (ux.worker[NET_WATCH] && off[3][r + 1] > off[3][r] && ux_watch(r, all[3] + off[3][r]) != UCS_OK)
             unwatched++;
         else if (ux.watch[r])
@@ -142,8 +138,7 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
     const char *call = "reach_init";
     ucp_config_t *config = NULL;
     ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
-                           .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO64 | UCP_FEATURE_AM |
-                                       UCP_FEATURE_WAKEUP,
+                           .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO64 | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
                            .mt_workers_shared = 1};
     void *rkey = NULL;
     ucp_address_t *saddr = NULL, *caddr = NULL, *waddr = NULL;
@@ -180,9 +175,8 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         st = rt_error(REACH_ERR_SYSTEM, call, "cannot create a UCX worker");
         goto agree;
     }
-    ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
-                               .address = base,
-                               .length = len};
+    ucp_mem_map_params_t mp = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH, .address = base, .length = len};
     if ((s = ucp_mem_map(ux.ctx, &mp, &ux.mem)) != UCS_OK) {
         char size[32];
         ux.mem = NULL;

@@ -20,15 +20,15 @@ enum { UX_C2S, UX_S2C, UX_C2C, UX_EPS };
 
 extern struct ux_state {
     ucp_context_h ctx;
-    ucp_worker_h worker[3];  /* NET_CLIENT, NET_SERVER, NET_WATCH (NULL without checks) */
+    ucp_worker_h worker[3]; /* NET_CLIENT, NET_SERVER, NET_WATCH (NULL without checks) */
     int fd[3];
     ucp_mem_h mem;
-    ucp_ep_h *ep[UX_EPS];    /* by endpoint kind, by rank */
-    ucp_ep_h *watch;         /* by rank: the peer failure watch (ux_watch) */
-    int watching;            /* ranks watched */
-    wait_ping_t *pings;      /* by rank: the watch's pings (ux_ping) */
+    ucp_ep_h *ep[UX_EPS]; /* by endpoint kind, by rank */
+    ucp_ep_h *watch;      /* by rank: the peer failure watch (ux_watch) */
+    int watching;         /* ranks watched */
+    wait_ping_t *pings;   /* by rank: the watch's pings (ux_ping) */
     double next_ping;
-    int32_t me;              /* the pings' header: this rank */
+    int32_t me; /* the pings' header: this rank */
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
 } ux;

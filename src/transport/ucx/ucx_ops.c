@@ -41,8 +41,7 @@ static void ux_free_sent(void *request, ucs_status_t status, void *user_data)
     ucp_request_free(request);
 }
 
-void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data,
-              size_t len, int flags)
+void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len, int flags)
 {
     static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH};
     static const int ep[] = {UX_C2S, UX_S2C, UX_C2C, UX_S2C};
@@ -53,12 +52,11 @@ void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const voi
         p.cb.send = ux_free_sent;
         p.user_data = (void *)hdr;
     }
-    void *req = ux_started(ucp_am_send_nbx(ux.ep[ep[chan]][rank], id[chan], hdr, hlen, data, len, &p),
-                           "send", rank);
+    void *req = ux_started(ucp_am_send_nbx(ux.ep[ep[chan]][rank], id[chan], hdr, hlen, data, len, &p), "send", rank);
     if (flags & NET_FREE) {
         if (req == NULL)
             free((void *)hdr);
-        return NULL;   /* the callback releases it */
+        return NULL; /* the callback releases it */
     }
     return req;
 }
@@ -87,8 +85,7 @@ void ux_recv_rndv(void *rndv, void *place, size_t len, void *arg)
 void *ux_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
 {
     ucp_request_param_t p = {.op_attr_mask = 0};
-    return ux_started(ucp_get_nbx(ux.ep[UX_C2S][rank], dst, bytes, raddr, ux.rkey[rank], &p),
-                      "get", rank);
+    return ux_started(ucp_get_nbx(ux.ep[UX_C2S][rank], dst, bytes, raddr, ux.rkey[rank], &p), "get", rank);
 }
 
 void *ux_amo(int rank, int cas, const uint64_t *operand, uint64_t *result, uintptr_t raddr)
@@ -96,8 +93,8 @@ void *ux_amo(int rank, int cas, const uint64_t *operand, uint64_t *result, uintp
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
                              .datatype = ucp_dt_make_contig(sizeof *operand),
                              .reply_buffer = result};
-    return ux_started(ucp_atomic_op_nbx(ux.ep[UX_C2S][rank], cas ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD,
-                                        operand, 1, raddr, ux.rkey[rank], &p),
+    return ux_started(ucp_atomic_op_nbx(ux.ep[UX_C2S][rank], cas ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD, operand, 1,
+                                        raddr, ux.rkey[rank], &p),
                       "atomic", rank);
 }
 
@@ -138,30 +135,30 @@ void ux_signal(net_worker_t w)
 
 /* ---- arrivals -------------------------------------------------------------------- */
 
-static ucs_status_t ux_arrived(net_recv_fn fn, const void *header, size_t header_length, void *data,
-                               size_t length, const ucp_am_recv_param_t *param)
+static ucs_status_t ux_arrived(net_recv_fn fn, const void *header, size_t header_length, void *data, size_t length,
+                               const ucp_am_recv_param_t *param)
 {
     int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
     fn(header, header_length, rndv ? NULL : data, length, rndv ? data : NULL);
     return UCS_OK;
 }
 
-ucs_status_t ux_on_request(void *arg, const void *header, size_t header_length, void *data,
-                           size_t length, const ucp_am_recv_param_t *param)
+ucs_status_t ux_on_request(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                           const ucp_am_recv_param_t *param)
 {
     (void)arg;
     return ux_arrived(ux.up->request, header, header_length, data, length, param);
 }
 
-ucs_status_t ux_on_reply(void *arg, const void *header, size_t header_length, void *data,
-                         size_t length, const ucp_am_recv_param_t *param)
+ucs_status_t ux_on_reply(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                         const ucp_am_recv_param_t *param)
 {
     (void)arg;
     return ux_arrived(ux.up->reply, header, header_length, data, length, param);
 }
 
-ucs_status_t ux_on_push(void *arg, const void *header, size_t header_length, void *data,
-                        size_t length, const ucp_am_recv_param_t *param)
+ucs_status_t ux_on_push(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                        const ucp_am_recv_param_t *param)
 {
     (void)arg;
     return ux_arrived(ux.up->push, header, header_length, data, length, param);

@@ -44,7 +44,7 @@ static int ux_watch_send(int rank, unsigned id)
     if (UCS_PTR_IS_ERR(req))
         wait_watch_failed(rank, "UCX", ucs_status_string(UCS_PTR_STATUS(req)));
     else if (req)
-        ucp_request_free(req);   /* (released once sent) */
+        ucp_request_free(req); /* (released once sent) */
     return 1;
 }
 
