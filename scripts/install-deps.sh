@@ -12,7 +12,7 @@ apt-get install -y -qq --no-install-recommends \
     build-essential cmake ninja-build pkg-config \
     mpich libmpich-dev libucx-dev libfabric-dev \
     openmpi-bin libopenmpi-dev \
-    clang libclang-rt-14-dev \
+    clang libclang-rt-14-dev clang-format \
     procps python3 python3-matplotlib ucx-utils libfabric-bin iproute2 util-linux \
     libglobalarrays-dev libarmci-mpi-dev \
     libscalapack-mpich-dev libscalapack-openmpi-dev libopenblas-dev libgfortran-12-dev \
@@ -25,6 +25,7 @@ apt-get install -y -qq --no-install-recommends \
 # networks' own round trips that docs/benchmarks.md sets beside reach's.
 # iproute2 (ip, tc) and util-linux (unshare) make the emulated machines of
 # scripts/two-machines.sh and tests/machines/mtu1500.sh.
+# clang-format checks the formatting of the sources (scripts/format.sh).
 # Both MPIs are installed (the tests also run under Open MPI); MPICH stays
 # the default mpicc, mpiexec and mpi.h, which Open MPI would otherwise take.
 update-alternatives --quiet --set mpi /usr/bin/mpicc.mpich
