@@ -148,7 +148,7 @@ else
                 printf "layers: src/%s and src/%s call each other (%s, %s)\n", e[1], e[2], calls[k], calls[e[2] " " e[1]]
         }
     }' >"$tmp"
-    grep -v '^F ' "$tmp" | sort | grep . && status=1
+    [ "$figure" = 1 ] || { grep -v '^F ' "$tmp" | sort | grep . && status=1; }
     # The rooms and the calls between them, top to bottom: the figure in
     # docs/architecture.md, which must be this one.
     order="init api sync core transport/am transport/shm transport/ucx transport/ofi boot base"

@@ -70,7 +70,7 @@ static int rt_init(int *argc, char ***argv, boot_comm_t *comm)
     st = shm_init();
     /* Every node's arenas, or none: a node that failed must not leave the
      * others waiting in the network's start-up. */
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS)) {
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS)) {
         if (st == REACH_SUCCESS)
             shm_finalize();
         boot_finalize();
@@ -89,10 +89,10 @@ static int rt_init(int *argc, char ***argv, boot_comm_t *comm)
     wait_forget_lost();
     /* Traced messages carry a tag that only a traced rank takes off. */
     st = trace_start(shm_arena_size());
-    int lo, hi, alike = rt_all_same(rt.comm, rt.cfg.trace[0] != '\0', &lo, &hi);
+    int lo, hi, alike = boot_all_same(rt.comm, rt.cfg.trace[0] != '\0', &lo, &hi);
     if (!alike && rt.rank == 0)
         rt_error(REACH_ERR_ARG, "reach_init", "REACH_TRACE is set on some ranks and not on others");
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS) || !alike) {
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS) || !alike) {
         trace_abandon();
         shm_finalize();
         boot_finalize();

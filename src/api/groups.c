@@ -29,7 +29,7 @@ int reach_group_create(reach_group_t *parent, int n, const int *members, reach_g
             st = rt_error(REACH_ERR_ARG, call, "member %d is listed twice", members[i]);
     }
     free(seen);
-    if (!rt_all_agree(parent->comm, st == REACH_SUCCESS))
+    if (!boot_all_agree(parent->comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
     return group_create(parent, n, members, out);
 }
@@ -40,7 +40,7 @@ int reach_group_split(reach_group_t *parent, int color, int key, reach_group_t *
     int st = group_check(call, parent);
     if (st == REACH_SUCCESS && out == NULL)
         st = rt_error(REACH_ERR_ARG, call, "out is NULL");
-    if (st == REACH_SUCCESS && !rt_all_agree(parent->comm, 1))
+    if (st == REACH_SUCCESS && !boot_all_agree(parent->comm, 1))
         st = REACH_ERR_ARG;
     if (st != REACH_SUCCESS)
         return st;

@@ -59,10 +59,10 @@ void boot_comm_free(boot_comm_t *c) REACH_HIDDEN;
 
 /* Collective over comm: 1 on every rank if ok is non-zero on every rank, so
  * that a collective call fails everywhere or nowhere. */
-int rt_all_agree(boot_comm_t *comm, int ok) REACH_HIDDEN;
+int boot_all_agree(boot_comm_t *comm, int ok) REACH_HIDDEN;
 /* Collective over comm: 1 if every rank passed the same value; *lo and
  * *hi get the smallest and largest. */
-int rt_all_same(boot_comm_t *comm, int value, int *lo, int *hi) REACH_HIDDEN;
+int boot_all_same(boot_comm_t *comm, int value, int *lo, int *hi) REACH_HIDDEN;
 
 /* Non-zero while MPI runs (initialized and not yet finalized). */
 int boot_running(void) REACH_HIDDEN;

@@ -111,7 +111,7 @@ boot_comm_t *boot_comm_create(boot_comm_t *c, int n, const int *members)
     return boot_comm_own(comm);
 }
 
-int rt_all_agree(boot_comm_t *comm, int ok)
+int boot_all_agree(boot_comm_t *comm, int ok)
 {
     int all = 0;
     ok = ok != 0;
@@ -119,7 +119,7 @@ int rt_all_agree(boot_comm_t *comm, int ok)
     return all;
 }
 
-int rt_all_same(boot_comm_t *comm, int value, int *lo, int *hi)
+int boot_all_same(boot_comm_t *comm, int value, int *lo, int *hi)
 {
     int mine[2] = {value, -value}, all[2];
     boot_allreduce(comm, BOOT_INT_MAX, mine, all, 2);

@@ -145,7 +145,7 @@ int mem_free_collective(const char *call, reach_group_t *g, void *base, int user
             st = rt_error(REACH_ERR_ARG, call, "NULL passed, but this rank's block of the allocation is %p",
                           (void *)found->bases[g->rank]);
     }
-    if (!rt_all_agree(g->comm, st == REACH_SUCCESS))
+    if (!boot_all_agree(g->comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
     /* Nobody may reuse the memory while a member still works on it. */

@@ -1,101 +1,86 @@
-/* The data operations of core/rma.h: each decides once, by rma_here,
- * between the node's mapping (transport/shm) and the protocol
- * (transport/am). Their contracts are in the header. */
+/* The calls of core/rma.h: the network's side of its inline operations
+ * (rma_net_, the protocol's calls), and the operations whose node side is
+ * a call too, which decide once, by rma_here, between the node's mapping
+ * (transport/shm) and the protocol (transport/am). */
 #include "core/rma.h"
 #include "transport/am/am.h"
 #include "transport/shm/shm_ops.h"
 
 #include <string.h>
 
-uint64_t rma_put_nb(int rank, const void *src, uintptr_t raddr, size_t bytes)
+uint64_t rma_net_put_nb(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
-    if (unlikely(bytes == 0))
-        return 0;
-    char *here = rma_here(rank, raddr);
-    if (likely(here != NULL)) {
-        shm_copy(here, src, bytes);
-        return 0;
-    }
     return am_put_nbi(rank, src, raddr, bytes);
 }
 
-void rma_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
+void rma_net_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
-    if (unlikely(bytes == 0))
-        return;
-    char *here = rma_here(rank, raddr);
-    if (likely(here != NULL))
-        shm_copy(here, src, bytes);
-    else
-        am_put(rank, src, raddr, bytes);
+    am_put(rank, src, raddr, bytes);
 }
 
-uint64_t rma_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
+uint64_t rma_net_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
-    if (unlikely(bytes == 0))
-        return 0;
-    char *here = rma_here(rank, raddr);
-    if (likely(here != NULL)) {
-        shm_copy(dst, here, bytes);
-        return 0;
-    }
     return am_get_nb(rank, raddr, dst, bytes);
 }
 
-void rma_complete(int rank, uint64_t ticket)
+void rma_net_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
-    if (ticket != 0 && rma_remote(rank))
-        am_complete(rank, ticket);
+    am_get(rank, raddr, dst, bytes);
 }
 
-int rma_test(int rank, uint64_t ticket)
+void rma_net_flush(int rank)
 {
-    return ticket == 0 || !rma_remote(rank) || am_test(rank, ticket);
+    am_flush(rank);
 }
 
-void rma_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
+uint64_t rma_net_word(int rank, uintptr_t raddr, word_op_t op, uint64_t a, uint64_t b)
 {
-    if (unlikely(bytes == 0))
-        return;
-    char *here = rma_here(rank, raddr);
-    if (likely(here != NULL))
-        shm_copy(dst, here, bytes);
-    else
-        am_get(rank, raddr, dst, bytes);
+    return am_word(rank, raddr, op, a, b);
 }
 
-uint64_t rma_acc_nb(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
+uint64_t rma_net_word_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b)
 {
-    if (unlikely(bytes == 0))
-        return 0;
-    char *here = rma_here(rank, raddr);
-    if (likely(here != NULL)) {
-        shm_acc(rank, t, scale, src, here, bytes);
-        return 0;
-    }
+    return am_amo(rank, raddr, cas, a, b);
+}
+
+void rma_net_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
+{
+    am_signal(rank, src, raddr, bytes, word);
+}
+
+void rma_net_wait_signal(waitword_t *ww, uint32_t target)
+{
+    am_wait_signal(ww, target);
+}
+
+void rma_net_complete(int rank, uint64_t ticket)
+{
+    am_complete(rank, ticket);
+}
+
+int rma_net_test(int rank, uint64_t ticket)
+{
+    return am_test(rank, ticket);
+}
+
+uint64_t rma_net_acc_nb(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
+{
     return am_acc_nbi(rank, t, scale, src, raddr, bytes);
 }
 
-void rma_acc(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
+int64_t rma_net_atomic(int rank, uintptr_t raddr, int width, amo_op_t op, int64_t a, int64_t b)
 {
-    rma_complete(rank, rma_acc_nb(rank, t, scale, src, raddr, bytes));
+    return am_atomic(rank, raddr, width, op, a, b);
 }
 
-void rma_xfer(xfer_t op, int rank, reach_type_t t, const void *scale, const void *local, uintptr_t raddr, size_t bytes)
+void rma_node_acc(int rank, reach_type_t t, const void *scale, const void *src, char *here, size_t bytes)
 {
-    if (op == XFER_PUT)
-        rma_put(rank, local, raddr, bytes);
-    else if (op == XFER_GET)
-        rma_get(rank, raddr, (void *)local, bytes);
-    else
-        rma_acc(rank, t, scale, local, raddr, bytes);
+    shm_acc(rank, t, scale, src, here, bytes);
 }
 
-int64_t rma_atomic(int rank, uintptr_t raddr, int width, amo_op_t op, int64_t a, int64_t b)
+int64_t rma_node_atomic(int rank, char *here, int width, amo_op_t op, int64_t a, int64_t b)
 {
-    char *here = rma_here(rank, raddr);
-    int64_t old = here ? shm_atomic(rank, here, width, op, a, b) : am_atomic(rank, raddr, width, op, a, b);
-    return width == 4 ? (int32_t)old : old;
+    return shm_atomic(rank, here, width, op, a, b);
 }
 
 uint64_t rma_strided_nb(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *plan,
@@ -137,13 +122,6 @@ uint64_t rma_vector_nb(xfer_t op, int rank, reach_type_t t, const void *scale, c
     return 0;
 }
 
-void rma_fence(int rank)
-{
-    atom_fence_seq_cst();
-    if (rma_remote(rank))
-        am_flush(rank);
-}
-
 void rma_flush_local_all(void)
 {
     if (rt.node_count > 1)
@@ -168,36 +146,3 @@ void rma_flush_local(int rank)
 }
 
 /* ---- the runtime's own words ---------------------------------------------------- */
-
-uint64_t rma_word(int rank, uintptr_t raddr, word_op_t op, uint64_t a, uint64_t b)
-{
-    char *here = rma_here(rank, raddr);
-    return here ? word_apply(here, op, a, b) : am_word(rank, raddr, op, a, b);
-}
-
-uint64_t rma_word_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b)
-{
-    char *here = rma_here(rank, raddr);
-    if (here == NULL)
-        return am_amo(rank, raddr, cas, a, b);
-    return word_apply(here, cas ? WORD_CAS64 : WORD_ADD64, a, b);
-}
-
-void rma_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
-{
-    if (rma_remote(rank)) {
-        am_signal(rank, src, raddr, bytes, word);
-        return;
-    }
-    if (bytes > 0)
-        memcpy(rma_here(rank, raddr), src, bytes);
-    waitword_add((waitword_t *)(void *)rma_here(rank, word), 1);
-}
-
-void rma_wait_signal(waitword_t *ww, uint32_t target, int from)
-{
-    if (rma_remote(from))
-        am_wait_signal(ww, target);
-    else
-        waitword_wait_count(ww, target);
-}

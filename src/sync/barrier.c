@@ -186,9 +186,9 @@ int barrier_set_kind(const char *algorithm)
                       config_choices("BARRIER"));
     /* Every rank must switch together, to the same algorithm. */
     int lo, hi;
-    if (!rt_all_same(rt.comm, kind, &lo, &hi) && st == REACH_SUCCESS)
+    if (!boot_all_same(rt.comm, kind, &lo, &hi) && st == REACH_SUCCESS)
         st = rt_error(REACH_ERR_ARG, call, "the ranks named different algorithms");
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
     if ((st = bx_prepare(call, kind)) != REACH_SUCCESS)
         return st;

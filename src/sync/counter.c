@@ -216,9 +216,9 @@ int counter_create(int home, int64_t initial, reach_counter_t **out)
         return st;
     /* Every rank must name the same home. */
     int lo, hi;
-    if (!rt_all_same(rt.comm, home, &lo, &hi) && st == REACH_SUCCESS)
+    if (!boot_all_same(rt.comm, home, &lo, &hi) && st == REACH_SUCCESS)
         st = rt_error(REACH_ERR_ARG, call, "the ranks named different homes (%d to %d)", lo, hi);
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
     reach_counter_t *c = handle_new(&counter_pool, sizeof *c);

@@ -46,9 +46,9 @@ int mutexes_create_group(reach_group_t *g, int count, reach_mutexes_t **out)
         st = rt_error(REACH_ERR_ARG, call, "the output pointer is NULL");
     /* Every member must create the set with the same algorithm. */
     int lo, hi;
-    if (!rt_all_same(g->comm, rt.cfg.lock, &lo, &hi) && st == REACH_SUCCESS)
+    if (!boot_all_same(g->comm, rt.cfg.lock, &lo, &hi) && st == REACH_SUCCESS)
         st = rt_error(REACH_ERR_ARG, call, "the ranks chose different lock algorithms");
-    if (!rt_all_agree(g->comm, st == REACH_SUCCESS))
+    if (!boot_all_agree(g->comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
     reach_mutexes_t *set = handle_new(&set_pool, sizeof *set);

@@ -29,8 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WIN_MAGIC 0x57494e44u /* "WIND" */
-
 static reach_win_t *live; /* released at finalize */
 static handle_pool_t win_pool;
 
@@ -56,31 +54,6 @@ void window_finalize(void)
     }
 }
 
-int win_check(const char *call, reach_win_t *w)
-{
-    if (!rt.initialized)
-        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
-    if (w == NULL || w->magic != WIN_MAGIC)
-        return rt_error(REACH_ERR_HANDLE, call, "window %p is not a live window", (void *)w);
-    return REACH_SUCCESS;
-}
-
-/* Checks the window, rank, and that an epoch on rank is open (want_open)
- * or not. */
-int win_check_epoch(const char *call, reach_win_t *w, int rank, int want_open)
-{
-    int st = win_check(call, w);
-    if (st == REACH_SUCCESS)
-        st = rt_check_rank(call, rank);
-    if (st != REACH_SUCCESS)
-        return st;
-    if (want_open && !w->held[rank])
-        return rt_error(REACH_ERR_EPOCH, call, "no epoch is open on rank %d's window", rank);
-    if (!want_open && w->held[rank])
-        return rt_error(REACH_ERR_EPOCH, call, "an epoch is already open on rank %d's window", rank);
-    return REACH_SUCCESS;
-}
-
 static int win_make(const char *call, void *base, size_t bytes, int allocated, reach_win_t **out)
 {
     int st = REACH_SUCCESS;
@@ -89,9 +62,9 @@ static int win_make(const char *call, void *base, size_t bytes, int allocated, r
     else if (bytes > 0 && !seg_table_contains(&rt.peers[rt.rank].segs, (uintptr_t)base, bytes))
         st = rt_error(REACH_ERR_RANGE, call, "[%p, +%zu) is not inside this rank's reach memory", base, bytes);
     int lo, hi;
-    if (!rt_all_same(rt.comm, rt.cfg.win_sync, &lo, &hi) && st == REACH_SUCCESS)
+    if (!boot_all_same(rt.comm, rt.cfg.win_sync, &lo, &hi) && st == REACH_SUCCESS)
         st = rt_error(REACH_ERR_ARG, call, "the ranks chose different epoch modes (REACH_WIN_SYNC)");
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
     reach_win_t *w = handle_new(&win_pool, sizeof *w);
     void **words = malloc(sizeof(void *) * (size_t)rt.size);
@@ -159,7 +132,7 @@ int win_allocate(size_t bytes, void *bases[], reach_win_t **win)
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
     int st = bases == NULL ? rt_error(REACH_ERR_ARG, call, "bases is NULL") : REACH_SUCCESS;
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
     if ((st = mem_alloc_collective(call, &group_world, bytes, bases, 1)) != REACH_SUCCESS)
         return st;
@@ -174,7 +147,7 @@ int win_free(reach_win_t *w)
     int st = win_check(call, w);
     if (st == REACH_SUCCESS && w->open)
         st = rt_error(REACH_ERR_EPOCH, call, "%d epoch(s) are still open on this window", w->open);
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS))
         return st != REACH_SUCCESS ? st : REACH_ERR_EPOCH;
     st = mem_free_collective(call, &group_world, w->word_block, 0);
     if (w->allocated && st == REACH_SUCCESS)

@@ -78,10 +78,35 @@ struct reach_win {
     reach_win_t *next_live;
 };
 
-/* window.c: whether w is a live window (reach is initialized); and that,
- * and rank's epoch is open (want_open) or not. */
-int win_check(const char *call, reach_win_t *w) REACH_HIDDEN;
-int win_check_epoch(const char *call, reach_win_t *w, int rank, int want_open) REACH_HIDDEN;
+#define WIN_MAGIC 0x57494e44u /* "WIND" */
+
+/* Whether w is a live window (reach is initialized); and that, and that
+ * rank's epoch is open (want_open) or not. Inline: every operation in an
+ * epoch checks. */
+static inline int win_check(const char *call, reach_win_t *w)
+{
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
+    if (w == NULL || w->magic != WIN_MAGIC)
+        return rt_error(REACH_ERR_HANDLE, call, "window %p is not a live window", (void *)w);
+    return REACH_SUCCESS;
+}
+
+/* Checks the window, rank, and that an epoch on rank is open (want_open)
+ * or not. */
+static inline int win_check_epoch(const char *call, reach_win_t *w, int rank, int want_open)
+{
+    int st = win_check(call, w);
+    if (st == REACH_SUCCESS)
+        st = rt_check_rank(call, rank);
+    if (st != REACH_SUCCESS)
+        return st;
+    if (want_open && !w->held[rank])
+        return rt_error(REACH_ERR_EPOCH, call, "no epoch is open on rank %d's window", rank);
+    if (!want_open && w->held[rank])
+        return rt_error(REACH_ERR_EPOCH, call, "an epoch is already open on rank %d's window", rank);
+    return REACH_SUCCESS;
+}
 
 /* Registers the server's handler of deferred epochs from other nodes. */
 void window_register(void) REACH_HIDDEN;

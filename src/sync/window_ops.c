@@ -14,8 +14,8 @@
 /* Checks an operation of bytes at disp on rank's window (and, if rank's
  * memory was freed anywhere since the last look, that the window's range
  * is still reach memory); *remote gets the target address. */
-static int win_op_check(const char *call, reach_win_t *w, size_t disp, size_t bytes, int rank, const void *buf,
-                        const char *what, void **remote)
+static inline int win_op_check(const char *call, reach_win_t *w, size_t disp, size_t bytes, int rank, const void *buf,
+                               const char *what, void **remote)
 {
     int st = win_check_epoch(call, w, rank, 1);
     if (st == REACH_SUCCESS)

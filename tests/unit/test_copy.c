@@ -1,7 +1,7 @@
-/* shm_copy is byte-exact at every relative alignment and around its size
+/* copy_bytes (base/copy.h) is byte-exact at every relative alignment and around its size
  * thresholds, and writes nothing outside the destination. */
 #include "../check.h"
-#include "transport/shm/shm_ops.h"
+#include "base/copy.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,7 @@ int main(void)
         for (int dofs = 0; dofs < 64; dofs += (sizes[k] > 100000 ? 7 : 1)) {
             size_t n = sizes[k];
             memset(dst, 0xEE, span);
-            shm_copy(dst + 64 + dofs, src + 64, n);
+            copy_bytes(dst + 64 + dofs, src + 64, n);
             bad += memcmp(dst + 64 + dofs, src + 64, n) != 0;
             for (int g = 0; g < 64 + dofs; g++)
                 bad += dst[g] != 0xEE;

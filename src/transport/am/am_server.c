@@ -167,7 +167,7 @@ int am_init(void)
                  "this build of reach has no %s network backend "
                  "(REACH_NETWORK; its library was not found when reach was built)",
                  getenv("REACH_NETWORK"));
-    if (!rt_all_same(rt.comm, chosen, &lo, &hi)) {
+    if (!boot_all_same(rt.comm, chosen, &lo, &hi)) {
         if (rt.rank == 0)
             rt_error(REACH_ERR_ARG, "reach_init", "the ranks chose different network backends (REACH_NETWORK)");
         return REACH_ERR_ARG;

@@ -239,7 +239,7 @@ static void am_serve_chunk(const am_request_t *rq, const void *data, char *local
             if (acc)
                 shm_acc(rt.rank, t, rq->scale, d + j * vp.bytes, am_addr_at(addr, j), vp.bytes);
             else
-                shm_copy(am_addr_at(addr, j), d + j * vp.bytes, vp.bytes);
+                copy_bytes(am_addr_at(addr, j), d + j * vp.bytes, vp.bytes);
         return;
     }
     am_pack_t pk;
@@ -251,7 +251,7 @@ static void am_serve_chunk(const am_request_t *rq, const void *data, char *local
         if (acc)
             shm_acc(rt.rank, t, rq->scale, runs + j * run, place, run);
         else
-            shm_copy(place, runs + j * run, run);
+            copy_bytes(place, runs + j * run, run);
     }
 }
 
@@ -324,7 +324,7 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
             am_recv_rndv(&rq, rndv, local, len);
             return;
         }
-        shm_copy(local, data, len);
+        copy_bytes(local, data, len);
         break;
     case REQ_ACC: shm_acc(rt.rank, (reach_type_t)rq.type, rq.scale, data, local, len); break;
     case REQ_PUTV:

@@ -425,7 +425,7 @@ static void ofi_finalize(void)
     for (int round = 0; round < 1000; round++) {
         for (int w = 0; w < OFI_WORKERS; w++)
             ofi_progress_worker(w);
-        if (rt_all_agree(rt.comm, atomic_load(&ofi.owned) == 0))
+        if (boot_all_agree(rt.comm, atomic_load(&ofi.owned) == 0))
             break;
     }
     boot_barrier();

@@ -232,12 +232,12 @@ int ofi_init(void *base, size_t len, const net_upcalls_t *up)
     if (st == REACH_SUCCESS && (rc = ofi_register(NET_SERVER, base, len, &ofi.mr, &key)) != 0)
         st = rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot register the arena (REACH_ARENA_SIZE): %s",
                       fi_strerror(-rc));
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS)) {
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS)) {
         ofi_close_all();
         return st != REACH_SUCCESS ? st : REACH_ERR_SYSTEM;
     }
     st = ofi_connect(call, base, key);
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS)) {
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS)) {
         ofi_close_all();
         return st != REACH_SUCCESS ? st : REACH_ERR_SYSTEM;
     }

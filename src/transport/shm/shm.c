@@ -168,7 +168,7 @@ int shm_init(void)
     }
     free(all);
     /* Nobody may close its memfd before every peer has opened it. */
-    if (!rt_all_agree(rt.node_comm, st == REACH_SUCCESS)) {
+    if (!boot_all_agree(rt.node_comm, st == REACH_SUCCESS)) {
         shm_finalize();
         return st != REACH_SUCCESS ? st : REACH_ERR_SYSTEM;
     }

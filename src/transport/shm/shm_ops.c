@@ -6,14 +6,6 @@
 
 #include <string.h>
 
-void shm_copy_chunked(char *dst, const char *src, size_t n)
-{
-    size_t i = 0;
-    for (; i + 64 <= n; i += 64)
-        memcpy(dst + i, src + i, 64);
-    memcpy(dst + i, src + i, n - i);
-}
-
 /* One element that straddles two stripes: hold both, lower index first. */
 static void shm_acc_straddling(int rank, reach_type_t t, const void *scale, const char *src, char *dst)
 {
@@ -75,7 +67,7 @@ void shm_acc(int rank, reach_type_t t, const void *scale, const void *src, char 
 static inline void shm_copy_rows(char *d, size_t ds, const char *s, size_t ss, size_t rows, size_t run)
 {
     for (size_t i = 0; i < rows; i++, s += ss, d += ds)
-        shm_copy(d, s, run);
+        copy_bytes(d, s, run);
 }
 
 /* The strided walk: the innermost level is a plain loop (for a copy of

@@ -192,10 +192,10 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         (ux.worker[NET_WATCH] && ucp_worker_get_address(ux.worker[NET_WATCH], &waddr, &wlen) != UCS_OK))
         st = rt_error(REACH_ERR_SYSTEM, call, "UCX cannot describe this process");
 agree:
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS))
         goto err;
     st = ux_connect(saddr, slen, caddr, clen, rkey, klen, waddr, wlen);
-    if (!rt_all_agree(rt.comm, st == REACH_SUCCESS))
+    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS))
         goto err_connected;
     ucp_worker_release_address(ux.worker[NET_SERVER], saddr);
     ucp_worker_release_address(ux.worker[NET_CLIENT], caddr);
