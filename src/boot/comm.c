@@ -15,7 +15,7 @@ static boot_comm_t *comm_new(MPI_Comm comm, int owned)
         return NULL;
     boot_comm_t *c = malloc(sizeof *c);
     if (!c)
-        rt_oom("reach_init", sizeof *c);
+        rt_oom("a communicator's handle", sizeof *c);
     c->mpi = comm;
     c->owned = owned;
     return c;

@@ -144,5 +144,3 @@ void rma_flush_local(int rank)
     if (rma_remote(rank))
         am_flush_local(rank);
 }
-
-/* ---- the runtime's own words ---------------------------------------------------- */

@@ -3,10 +3,11 @@
  * mapping (transport/shm), any other through reach's protocol over the
  * network (transport/am). rma_here is the test; every operation below
  * makes it once, and the layers above (sync, api) reach memory only
- * through these calls. Where the node's side is a copy or a word (puts,
- * gets, fences, words, signals) the operation is inline and its network
- * side an rma_net_ call; the others are calls of core/rma.c. So no object
- * above core refers to the transport, and a put on the node costs no call.
+ * through these calls. All but the strided and vector ones are inline:
+ * their network side is an rma_net_ call of core/rma.c, their node side a
+ * copy, a word, or (accumulates, atomics) an rma_node_ call that jumps
+ * into transport/shm. So no object above core refers to the transport,
+ * and a put on the node costs no call.
  * Addresses are the target's own (raddr).
  *
  * Checks are the caller's (rma_check for a remote range); these calls

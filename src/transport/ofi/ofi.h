@@ -1,5 +1,6 @@
-/* The libfabric backend's state and wire format, shared by its messages
- * (ofi.c) and its endpoints, progress and start-up (ofi_ep.c). */
+/* The libfabric backend's state and wire format, shared by the running
+ * backend (ofi.c: messages, completions, progress), its endpoints and
+ * start-up (ofi_ep.c) and its watch (ofi_watch.c). */
 #ifndef REACH_TRANSPORT_OFI_H
 #define REACH_TRANSPORT_OFI_H
 
