@@ -64,11 +64,4 @@ int boot_all_agree(boot_comm_t *comm, int ok) REACH_HIDDEN;
  * *hi get the smallest and largest. */
 int boot_all_same(boot_comm_t *comm, int value, int *lo, int *hi) REACH_HIDDEN;
 
-/* Non-zero while MPI runs (initialized and not yet finalized). */
-int boot_running(void) REACH_HIDDEN;
-/* This process's rank in MPI_COMM_WORLD while MPI runs, else -1: the rank
- * that messages name before reach is up. */
-int boot_world_rank(void) REACH_HIDDEN;
-/* Ends the whole job with status while MPI runs; returns otherwise. */
-void boot_abort(int status) REACH_HIDDEN;
 #endif

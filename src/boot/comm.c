@@ -128,7 +128,8 @@ int boot_all_same(boot_comm_t *comm, int value, int *lo, int *hi)
     return *lo == *hi;
 }
 
-int boot_running(void)
+/* Non-zero while MPI runs (initialized and not yet finalized). */
+static int boot_running(void)
 {
     int inited = 0, fin = 0;
     MPI_Initialized(&inited);
@@ -136,7 +137,9 @@ int boot_running(void)
     return inited && !fin;
 }
 
-int boot_world_rank(void)
+/* This process's rank in MPI_COMM_WORLD while MPI runs, else -1: the rank
+ * that messages name before reach is up. */
+static int boot_world_rank(void)
 {
     int rank;
     if (boot_running() && MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS)
@@ -144,7 +147,8 @@ int boot_world_rank(void)
     return -1;
 }
 
-void boot_abort(int status)
+/* Ends the whole job with status while MPI runs; returns otherwise. */
+static void boot_abort(int status)
 {
     if (boot_running())
         MPI_Abort(MPI_COMM_WORLD, status);

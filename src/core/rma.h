@@ -138,7 +138,7 @@ static inline void rma_complete_or_hand(int rank, uint64_t issued, uint64_t *tic
 {
     if (ticket)
         *ticket = issued;
-    else if (issued != 0) /* 0: complete already, nothing to call */
+    else
         rma_complete(rank, issued);
 }
 

@@ -113,13 +113,6 @@ static int64_t ctr_call(const ctr_ref_t *c, int id, int64_t a, int64_t b, int an
     return svc_call(c->home, id, c->raddr, (uint64_t)a, (uint64_t)b, NULL, 0, answer, NULL, 0);
 }
 
-/* The push of a process on the home's node (waiters registered there are
- * on other nodes). */
-static void ctr_push_client(int rank, int64_t value)
-{
-    svc_push(rank, value);
-}
-
 int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void **mine)
 {
     void **bases = malloc(sizeof(void *) * (size_t)rt.size);
@@ -143,7 +136,7 @@ int ctr_alloc(const char *call, int home, int64_t initial, ctr_ref_t *ref, void 
 void ctr_add(const ctr_ref_t *c, int64_t add, int64_t *old)
 {
     ctr_home_t *h = ctr_here(c);
-    int64_t o = h ? ctr_home_add(h, add, ctr_push_client) : ctr_call(c, ctr_id_add, add, 0, old != NULL);
+    int64_t o = h ? ctr_home_add(h, add, svc_push) : ctr_call(c, ctr_id_add, add, 0, old != NULL);
     if (old)
         *old = o;
 }
@@ -164,7 +157,7 @@ int64_t ctr_add_wait(const ctr_ref_t *c, int64_t add, int64_t target)
     ctr_home_t *h = ctr_here(c);
     if (h) {
         if (add != 0)
-            ctr_home_add(h, add, ctr_push_client);
+            ctr_home_add(h, add, svc_push);
         return ctr_wait_here(h, target);
     }
     ctr_call(c, ctr_id_want, add, target, 0);
