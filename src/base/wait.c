@@ -112,6 +112,11 @@ int wait_proc_alive(int rank)
     return wait_proc_visible(rank) && wait_proc_is(rank, &state) && state != 'Z' && state != 'X' && state != 'x';
 }
 
+int wait_watched(int rank)
+{
+    return rt.cfg.peer_timeout > 0 && rank != rt.rank && !(rt.cfg.peer_proc && wait_proc_visible(rank));
+}
+
 void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), const char *net)
 {
     double now = wait_clock();
@@ -120,7 +125,7 @@ void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), c
     *next = now + rt.cfg.peer_timeout / 4;
     for (int r = 0; r < rt.size; r++) {
         wait_ping_t *p = &pings[r];
-        if (r == rt.rank || (rt.cfg.peer_proc && wait_proc_visible(r)) || wait_peer_gone(r)) {
+        if (!wait_watched(r) || wait_peer_gone(r)) {
             *p = (wait_ping_t){0, 0};
         } else if (p->since != 0 && now - p->since >= rt.cfg.peer_timeout) {
             char why[128];

@@ -132,6 +132,9 @@ typedef struct wait_ping {
     double since;
     int posted;
 } wait_ping_t;
+/* 1 if a backend's watch pings rank: REACH_PEER_TIMEOUT is on, and /proc
+ * cannot see rank's process (or REACH_PEER_PROC is off). */
+int wait_watched(int rank) REACH_HIDDEN;
 /* Called by the watch's thread as often as it likes. While the checks are
  * on (wait_start_checks), once a quarter of REACH_PEER_TIMEOUT (*next
  * holds when), it pings each rank to watch that has no ping out. ping

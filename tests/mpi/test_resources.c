@@ -26,27 +26,53 @@ static int count_fds(void)
 /* The process's mappings but glibc's per-thread malloc arenas (an
  * anonymous 64 MiB reservation at a 64 MiB boundary, made by a thread's
  * first malloc): a thread of UCX's mallocs first whenever it first has
- * something to do, which is not growth with use. */
-static int count_maps(void)
+ * something to do, which is not growth with use. The mappings counted are
+ * kept as text in maps, so that a failure can say which are new. */
+static int count_maps(char *maps, size_t cap)
 {
     const unsigned long arena = 64ul << 20;
     unsigned long start, end, base = 1, inode;
     char perms[8], line[512];
     int n = 0;
+    size_t used = 0;
     FILE *f = fopen("/proc/self/maps", "r");
     if (!f)
         return -1;
+    maps[0] = '\0';
     while (fgets(line, sizeof line, f)) {
         if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &start, &end, perms, &inode) != 4)
             continue;
         int anonymous = inode == 0 && strchr(line, '/') == NULL && strchr(line, '[') == NULL;
         if (anonymous && start % arena == 0 && perms[0] == 'r')
             base = start;
-        else if (!(anonymous && base != 1 && end == base + arena && perms[0] == '-'))
+        else if (!(anonymous && base != 1 && end == base + arena && perms[0] == '-')) {
             n++;
+            size_t len = strlen(line);
+            if (used + len < cap) {
+                memcpy(maps + used, line, len + 1);
+                used += len;
+            }
+        }
     }
     fclose(f);
     return n;
+}
+
+/* Prints the lines of after that are not in before, as what ("new", "gone"). */
+static void print_maps_not_in(int me, const char *what, const char *before, const char *after)
+{
+    char line[512];
+    for (const char *p = after; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+        if (len < sizeof line) {
+            memcpy(line, p, len);
+            line[len] = '\0';
+            if (!strstr(before, line))
+                fprintf(stderr, "rank %d: %s mapping: %s", me, what, line);
+        }
+        p += len;
+    }
 }
 
 static void cycle(int i, int me, int np, void **bases)
@@ -70,15 +96,24 @@ int main(int argc, char **argv)
     void **bases = malloc(sizeof(void *) * (size_t)np);
     for (int i = 0; i < 20; i++)   /* whatever is made once, on first use */
         cycle(i, me, np, bases);
-    int fds = count_fds(), maps = count_maps();
+    enum { MAPS_TEXT = 1 << 20 };
+    char *maps_text = malloc(MAPS_TEXT), *maps_text_after = malloc(MAPS_TEXT);
+    CHECK(maps_text && maps_text_after);
+    int fds = count_fds(), maps = count_maps(maps_text, MAPS_TEXT);
     for (int i = 0; i < 1000; i++)
         cycle(i, me, np, bases);
-    int fds_after = count_fds(), maps_after = count_maps();
+    int fds_after = count_fds(), maps_after = count_maps(maps_text_after, MAPS_TEXT);
     if (me == 0)
         printf("rank 0: %d descriptors and %d mappings before 1000 allocations, %d and %d after\n", fds,
                maps, fds_after, maps_after);
     CHECK_EQ_LL(fds_after, fds);
     CHECK_EQ_LL(maps_after, maps);
+    if (maps_after != maps) {
+        print_maps_not_in(me, "new", maps_text, maps_text_after);
+        print_maps_not_in(me, "gone", maps_text_after, maps_text);
+    }
+    free(maps_text);
+    free(maps_text_after);
 
     /* 64 mutexes held at once is the most; the 65th lock is refused. */
     reach_mutexes_t *m;

@@ -485,8 +485,52 @@ static const char *ofi_describe(void)
     return line;
 }
 
+/* ---- start-up ----------------------------------------------------------------------- */
+
+static void ofi_settle_progress(void)
+{
+    ofi_progress_worker(NET_WATCH);
+}
+
+/* Collective: the watch's first ping to each rank it watches, sent and
+ * complete, then a barrier that keeps the watch going for the ranks still
+ * at it. Over tcp the provider makes a connection on the first send to a
+ * rank, and some 17 MB of buffers on an endpoint's first send; made here,
+ * they are not made seconds into the job, under it, by the watch's first
+ * round (as ux_watch_settle does for UCX's connections). */
+static void ofi_watch_settle(void)
+{
+    ofi_req_t **pings = calloc((size_t)rt.size, sizeof *pings);
+    if (!pings)
+        rt_oom("reach_init", (size_t)rt.size * sizeof *pings);
+    ofi_wire_t m = {.kind = OFI_PING, .from = rt.rank};
+    for (int r = 0; r < rt.size; r++) {
+        if (!wait_watched(r))
+            continue;
+        ofi_req_t *q = pings[r] = ofi_req_new(OFI_REQ_SEND);
+        q->keep = 1;
+        if (!(q->buf = malloc(sizeof m)))
+            rt_oom("reach_init", sizeof m);
+        memcpy(q->buf, &m, sizeof m);
+        ofi_post_send(NET_WATCH, ofi.addr[r][NET_WATCH], q->buf, sizeof m, q, r);
+    }
+    for (int r = 0; r < rt.size; r++)
+        while (pings[r] && !ofi_test(pings[r], "ping", r))
+            ofi_progress_worker(NET_WATCH);
+    free(pings);
+    boot_barrier_progress(ofi_settle_progress);
+}
+
+static int ofi_start(void *base, size_t len, const net_upcalls_t *up)
+{
+    int st = ofi_init(base, len, up);
+    if (st == REACH_SUCCESS)
+        ofi_watch_settle();
+    return st;
+}
+
 const net_backend_t net_ofi = {
-    .init = ofi_init,
+    .init = ofi_start,
     .finalize = ofi_finalize,
     .describe = ofi_describe,
     .send = ofi_send,
