@@ -503,16 +503,12 @@ static void ofi_watch_settle(void)
     ofi_req_t **pings = calloc((size_t)rt.size, sizeof *pings);
     if (!pings)
         rt_oom("reach_init", (size_t)rt.size * sizeof *pings);
-    ofi_wire_t m = {.kind = OFI_PING, .from = rt.rank};
     for (int r = 0; r < rt.size; r++) {
         if (!wait_watched(r))
             continue;
-        ofi_req_t *q = pings[r] = ofi_req_new(OFI_REQ_SEND);
+        ofi_req_t *q = pings[r] = ofi_ping_new(r);
         q->keep = 1;
-        if (!(q->buf = malloc(sizeof m)))
-            rt_oom("reach_init", sizeof m);
-        memcpy(q->buf, &m, sizeof m);
-        ofi_post_send(NET_WATCH, ofi.addr[r][NET_WATCH], q->buf, sizeof m, q, r);
+        ofi_post_send(NET_WATCH, ofi.addr[r][NET_WATCH], q->buf, sizeof(ofi_wire_t), q, r);
     }
     for (int r = 0; r < rt.size; r++)
         while (pings[r] && !ofi_test(pings[r], "ping", r))

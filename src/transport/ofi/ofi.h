@@ -141,6 +141,9 @@ void ofi_post_recv(int w, ofi_req_t *r) REACH_HIDDEN;
 void ofi_watch_round(void) REACH_HIDDEN;
 /* At the watch worker: a ping (got bytes) answered, an answer heard. */
 void ofi_watch_arrived(const ofi_wire_t *m, size_t got) REACH_HIDDEN;
+/* A ping to rank, not yet posted: its request, the message in its buffer
+ * (sizeof(ofi_wire_t) bytes). */
+ofi_req_t *ofi_ping_new(int rank) REACH_HIDDEN;
 /* A ping that failed: its rank is lost. */
 void ofi_watch_failed(int rank, int err) REACH_HIDDEN;
 

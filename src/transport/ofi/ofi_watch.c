@@ -29,9 +29,7 @@ void ofi_watch_failed(int rank, int err)
     wait_watch_failed(rank, "libfabric", fi_strerror(err));
 }
 
-/* Tries to post a ping to rank: 1 once posted (or failed: the rank is then
- * lost), 0 if the provider cannot take it now. */
-static int ofi_ping(int rank)
+ofi_req_t *ofi_ping_new(int rank)
 {
     ofi_req_t *r = ofi_req_new(OFI_REQ_SEND);
     ofi_wire_t m = {.kind = OFI_PING, .from = rt.rank};
@@ -39,7 +37,15 @@ static int ofi_ping(int rank)
         rt_oom("network watch", sizeof m);
     memcpy(r->buf, &m, sizeof m);
     r->rank = rank;
-    ssize_t rc = fi_send(ofi.w[NET_WATCH].ep, r->buf, sizeof m, NULL, ofi.addr[rank][NET_WATCH], &r->ctx);
+    return r;
+}
+
+/* Tries to post a ping to rank: 1 once posted (or failed: the rank is then
+ * lost), 0 if the provider cannot take it now. */
+static int ofi_ping(int rank)
+{
+    ofi_req_t *r = ofi_ping_new(rank);
+    ssize_t rc = fi_send(ofi.w[NET_WATCH].ep, r->buf, sizeof(ofi_wire_t), NULL, ofi.addr[rank][NET_WATCH], &r->ctx);
     if (rc == 0)
         return 1;
     ofi_req_free(r);
