@@ -33,6 +33,11 @@ void rma_net_flush(int rank)
     am_flush(rank);
 }
 
+void rma_net_release(void)
+{
+    am_release();
+}
+
 uint64_t rma_net_word(int rank, uintptr_t raddr, word_op_t op, uint64_t a, uint64_t b)
 {
     return am_word(rank, raddr, op, a, b);

@@ -69,6 +69,7 @@ void rma_net_put(int rank, const void *src, uintptr_t raddr, size_t bytes) REACH
 uint64_t rma_net_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes) REACH_HIDDEN;
 void rma_net_get(int rank, uintptr_t raddr, void *dst, size_t bytes) REACH_HIDDEN;
 void rma_net_flush(int rank) REACH_HIDDEN;
+void rma_net_release(void) REACH_HIDDEN;
 uint64_t rma_net_word(int rank, uintptr_t raddr, word_op_t op, uint64_t a, uint64_t b) REACH_HIDDEN;
 uint64_t rma_net_word_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b) REACH_HIDDEN;
 void rma_net_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word) REACH_HIDDEN;
@@ -233,6 +234,17 @@ void rma_fence_all(void) REACH_HIDDEN;
 /* Every write issued to a rank of another node is complete there (what
  * rma_fence_all adds to a memory fence). */
 void rma_flush_all(void) REACH_HIDDEN;
+
+/* A release, before a synchronizing call tells another process it may go
+ * on (a mutex unlock): every write this process issued, to any rank, by
+ * any call, blocking or still in flight, is complete at its target. On the
+ * node writes are complete when issued; to other nodes only the ranks
+ * written since the last release are fenced, together. */
+static inline void rma_release(void)
+{
+    if (rt.node_count > 1)
+        rma_net_release();
+}
 
 /* Every transfer in flight to rank is complete (a put's source may be
  * reused, a get's data is here). */

@@ -71,6 +71,11 @@ uint64_t am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const
 /* Everything issued to rank (to every rank) is complete at the target. */
 void am_flush(int rank) REACH_HIDDEN;
 void am_flush_all(void) REACH_HIDDEN;
+/* A release: every write this process issued (puts, accumulates, packed
+ * strided and vector chunks, counted calls; blocking or in flight) is
+ * complete at its target, each target written since the last release
+ * fenced once, all at once; nothing is sent if none was. */
+void am_release(void) REACH_HIDDEN;
 
 /* A word operation (base/waitword.h) done by rank's server. */
 /* Ops that answer (word_op_answers) wait for and return the old value;

@@ -147,6 +147,8 @@ extern struct am_state {
     int64_t pushed;                  /* the value of the last */
     uint32_t *sent;                  /* by rank: counted requests sent (op_init) */
     uint32_t *fenced;                /* by rank: sent[rank] at the last fence */
+    uint64_t sent_total;             /* counted requests sent to any rank */
+    uint64_t released;               /* sent_total when am_release last completed them */
     uint32_t *since_ack;             /* by rank: counted requests since the last ack request */
     am_slot_t *fence_slots;          /* by rank: replies of one flush_all */
     am_flight_t *flight;             /* by rank: transfers in flight */
