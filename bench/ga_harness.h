@@ -61,6 +61,7 @@ void scale(double *v, double factor);
 /* The measurements (ga_ops.c), in the order they run. */
 void bench_transfers(void);
 void bench_read_inc(void);
+void bench_lock(void);
 void bench_sync(void);
 void bench_dgop(void);
 void bench_scatter_acc(void);

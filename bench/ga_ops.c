@@ -154,6 +154,60 @@ void bench_read_inc(void)
     GA_Destroy(a.g);
 }
 
+/* ---- GA_Lock and GA_Unlock around a read-modify-write, by rank 0 ---- */
+
+struct lock_arg {
+    int rmw;   /* NGA_Get, add one, NGA_Put of one double under the lock; 0: lock and unlock only */
+    long done; /* sections so far */
+};
+
+static double lock_batch(long iters, void *p)
+{
+    struct lock_arg *a = p;
+    int at = B.target * CHUNK, ld = 1;
+    double v = 0;
+    double t0 = now();
+    for (long i = 0; i < iters; i++) {
+        GA_Lock(0);
+        if (a->rmw) {
+            NGA_Get(B.g_data, &at, &at, &v, &ld);
+            v += 1;
+            NGA_Put(B.g_data, &at, &at, &v, &ld);
+        }
+        GA_Unlock(0);
+    }
+    double t = now() - t0;
+    a->done += iters;
+    return t;
+}
+
+/* GA_Lock + GA_Unlock of mutex 0, bare and around an 8 B read-modify-write
+ * of an element on the target: what a GA program pays for a critical
+ * section (the unlock must make the put visible to the next holder). The
+ * element must count every section. */
+void bench_lock(void)
+{
+    if (!GA_Create_mutexes(1))
+        fail("GA_Create_mutexes failed");
+    int at = B.target * CHUNK, ld = 1;
+    double zero = 0;
+    if (B.me == 0) {
+        NGA_Put(B.g_data, &at, &at, &zero, &ld);
+        for (int rmw = 0; rmw <= 1; rmw++) {
+            struct lock_arg a = {rmw, 0};
+            double v[MAX_SAMPLES], got = 0;
+            sample(lock_batch, &a, 0, v);
+            NGA_Get(B.g_data, &at, &at, &got, &ld);
+            if (rmw && got != (double)a.done)
+                fail("the element is %.0f after %ld sections under GA_Lock", got, a.done);
+            scale(v, 1e6);
+            record("lock", rmw ? 8 : 0, rmw ? "get+put 8 B" : "bare", "us", v);
+        }
+    }
+    GA_Sync();
+    GA_Destroy_mutexes();
+}
+
 /* ---- GA_Sync, alone and after puts to every process ---- */
 
 struct sync_arg {

@@ -196,7 +196,23 @@ REACH_API int reach_cas_i64(int64_t *dst, int64_t compare, int64_t value, int64_
 
 /* ---- completion and synchronization ------------------------------------ */
 
-/* Everything this process issued to rank (to every rank) is complete there. */
+/* What synchronizing calls promise about earlier writes (a write: a put,
+ * accumulate, value, strided or vector one, blocking or not):
+ *   reach_fence(rank)      this process's writes to rank are complete there
+ *   reach_fence_all        ... to every rank
+ *   reach_barrier          every process's writes before it are complete
+ *                          everywhere when anyone leaves it
+ *   reach_mutex_unlock     this process's writes to every rank are complete
+ *                          before the next holder's lock returns
+ *   reach_win_unlock       this process's writes to that rank are complete
+ *   reach_notify(rank)     this process's writes to rank are complete before
+ *                          rank's matching reach_notify_wait returns
+ *   atomics                no promise about other writes; an atomic is
+ *                          applied after this process's writes to its rank
+ *   counters               no promise: fence first to publish through one
+ * On one node every write is complete when its call returns; the promises
+ * matter between nodes.
+ * Everything this process issued to rank (to every rank) is complete there. */
 REACH_API int reach_fence(int rank);
 REACH_API int reach_fence_all(void);
 /* Collective: fence_all on every rank, then a barrier. */
@@ -210,8 +226,10 @@ REACH_API int reach_barrier(void);
  * back). Every rank passes the same name. */
 REACH_API int reach_set_barrier(const char *algorithm);
 
-/* Notification: completes this process's operations to rank, then counts
- * one notification there. Returns the number sent to rank so far, or an
+/* Notification: completes this process's operations to rank (writes to
+ * other ranks are not completed: fence them first), then counts one
+ * notification there, so that rank, once reach_notify_wait returns, sees
+ * every write this process made to it before. Returns the number sent to rank so far, or an
  * error status. */
 REACH_API int reach_notify(int rank);
 /* Waits for the next notification from rank (the n-th call waits for the
@@ -301,6 +319,14 @@ REACH_API int reach_mutexes_destroy(reach_mutexes_t *set);
 REACH_API int reach_mutex_lock(reach_mutexes_t *set, int id, int rank);
 /* *acquired = 1 if taken; never waits. */
 REACH_API int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *acquired);
+/* Unlock is a release: every write this process issued before it (puts,
+ * accumulates, value, strided and vector ones, blocking or non-blocking,
+ * waited on or not) is complete at its target, whichever rank that is,
+ * before the mutex passes on; so once the next holder's reach_mutex_lock
+ * returns, what it reads anywhere shows those writes. A non-blocking get
+ * still in flight stays so. To other nodes this costs one fence to each
+ * rank written since the last release (all at once); on the node, and
+ * with nothing written, nothing is sent. */
 REACH_API int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank);
 /* Not collective: chooses the lock algorithm of mutex sets created from
  * now on (those created before keep theirs; a set's members must have
@@ -326,7 +352,9 @@ REACH_API int reach_counter_create(int home, int64_t initial, reach_counter_t **
 REACH_API int reach_counter_destroy(reach_counter_t *counter);
 /* Adds add. With old, returns the previous value (a round trip to another
  * node); without, an add to another node completes like a put, at the next
- * fence to the home or barrier. Adds do not complete earlier puts. */
+ * fence to the home or barrier. Adds do not complete earlier puts: a
+ * process that publishes data through a counter fences its writes first
+ * (reach_fence_all), and a waiter that sees the count then sees them. */
 REACH_API int reach_counter_add(reach_counter_t *counter, int64_t add, int64_t *old);
 /* Waits until the counter reaches value; *now (may be NULL) gets the value
  * that ended the wait. */
@@ -369,6 +397,10 @@ REACH_API int reach_win_free(reach_win_t *win);
  * REACH_WIN_SYNC sets the first choice. */
 REACH_API int reach_set_win_sync(const char *mode);
 REACH_API int reach_win_lock(reach_win_t *win, int mode, int rank);
+/* Every operation this process issued to rank, in the epoch or not, is
+ * complete there (a get's data here) before the lock is released: the next
+ * holder of rank's window lock sees the writes. Operations to other ranks
+ * are not completed (as MPI's unlock). */
 REACH_API int reach_win_unlock(reach_win_t *win, int rank);
 /* Shared locks on every rank's window, released together. */
 REACH_API int reach_win_lock_all(reach_win_t *win);
