@@ -15,9 +15,10 @@
  *   read_inc        NGA_Read_inc of one counter on rank 0 by every process
  *                   at once: µs per increment; a sample is the median over
  *                   the processes of each one's mean.
- *   lock            GA_Lock + GA_Unlock of mutex 0 by rank 0, bare (x = 0)
- *                   and around NGA_Get, add one, NGA_Put of one double on
- *                   the target (x = 8): µs per section.
+ *   lock            GA_Lock + GA_Unlock by rank 0 of a mutex on the last
+ *                   process, bare (x = 0) and around NGA_Get, add one,
+ *                   NGA_Put of one double on the target (x = 8): µs per
+ *                   section.
  *   sync            GA_Sync alone (x = 0), and GA_Sync right after every
  *                   process has put x bytes to every process (only the
  *                   GA_Sync is timed): µs per GA_Sync.

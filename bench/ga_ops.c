@@ -154,7 +154,7 @@ void bench_read_inc(void)
     GA_Destroy(a.g);
 }
 
-/* ---- GA_Lock and GA_Unlock around a read-modify-write, by rank 0 ---- */
+/* ---- GA_Lock and GA_Unlock around a read-modify-write, by process 0 ---- */
 
 struct lock_arg {
     int rmw;   /* NGA_Get, add one, NGA_Put of one double under the lock; 0: lock and unlock only */
@@ -168,26 +168,27 @@ static double lock_batch(long iters, void *p)
     double v = 0;
     double t0 = now();
     for (long i = 0; i < iters; i++) {
-        GA_Lock(0);
+        GA_Lock(B.np - 1);
         if (a->rmw) {
             NGA_Get(B.g_data, &at, &at, &v, &ld);
             v += 1;
             NGA_Put(B.g_data, &at, &at, &v, &ld);
         }
-        GA_Unlock(0);
+        GA_Unlock(B.np - 1);
     }
     double t = now() - t0;
     a->done += iters;
     return t;
 }
 
-/* GA_Lock + GA_Unlock of mutex 0, bare and around an 8 B read-modify-write
+/* GA_Lock + GA_Unlock of the last of one mutex per process (Global Arrays
+ * places it on the last process), bare and around an 8 B read-modify-write
  * of an element on the target: what a GA program pays for a critical
  * section (the unlock must make the put visible to the next holder). The
  * element must count every section. */
 void bench_lock(void)
 {
-    if (!GA_Create_mutexes(1))
+    if (!GA_Create_mutexes(B.np))
         fail("GA_Create_mutexes failed");
     int at = B.target * CHUNK, ld = 1;
     double zero = 0;
