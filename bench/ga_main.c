@@ -17,8 +17,10 @@
  *                   the processes of each one's mean.
  *   lock            GA_Lock + GA_Unlock by rank 0 of a mutex on the last
  *                   process, bare (x = 0) and around NGA_Get, add one,
- *                   NGA_Put of one double on the target (x = 8): µs per
- *                   section.
+ *                   NGA_Put of one double on the target (x = 8), then the
+ *                   latter by every process at once (x = 8 x processes):
+ *                   µs per section; with every process, the median over
+ *                   them of each one's mean.
  *   sync            GA_Sync alone (x = 0), and GA_Sync right after every
  *                   process has put x bytes to every process (only the
  *                   GA_Sync is timed): µs per GA_Sync.

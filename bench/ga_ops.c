@@ -183,26 +183,44 @@ static double lock_batch(long iters, void *p)
 
 /* GA_Lock + GA_Unlock of the last of one mutex per process (Global Arrays
  * places it on the last process), bare and around an 8 B read-modify-write
- * of an element on the target: what a GA program pays for a critical
- * section (the unlock must make the put visible to the next holder). The
- * element must count every section. */
+ * of an element on the target, by rank 0 alone, then the read-modify-write
+ * by every process at once: what a GA program pays for a critical section
+ * (the unlock must make the put visible to the next holder). The element
+ * must count every section. */
 void bench_lock(void)
 {
     if (!GA_Create_mutexes(B.np))
         fail("GA_Create_mutexes failed");
     int at = B.target * CHUNK, ld = 1;
-    double zero = 0;
+    double zero = 0, got = 0, v[MAX_SAMPLES];
     if (B.me == 0) {
         NGA_Put(B.g_data, &at, &at, &zero, &ld);
         for (int rmw = 0; rmw <= 1; rmw++) {
             struct lock_arg a = {rmw, 0};
-            double v[MAX_SAMPLES], got = 0;
             sample(lock_batch, &a, 0, v);
             NGA_Get(B.g_data, &at, &at, &got, &ld);
             if (rmw && got != (double)a.done)
                 fail("the element is %.0f after %ld sections under GA_Lock", got, a.done);
             scale(v, 1e6);
             record("lock", rmw ? 8 : 0, rmw ? "get+put 8 B" : "bare", "us", v);
+        }
+        NGA_Put(B.g_data, &at, &at, &zero, &ld);
+    }
+    GA_Sync();
+    if (B.np > 1) {
+        struct lock_arg a = {1, 0};
+        long total = 0;
+        sample(lock_batch, &a, 1, v);
+        MPI_Reduce(&a.done, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+        GA_Sync();
+        if (B.me == 0) {
+            char label[32];
+            NGA_Get(B.g_data, &at, &at, &got, &ld);
+            if (got != (double)total)
+                fail("the element is %.0f after %ld sections under GA_Lock by every process", got, total);
+            scale(v, 1e6);
+            snprintf(label, sizeof label, "%d procs, get+put", B.np);
+            record("lock", (size_t)B.np * 8, label, "us", v);
         }
     }
     GA_Sync();

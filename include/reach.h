@@ -325,8 +325,10 @@ REACH_API int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *a
  * before the mutex passes on; so once the next holder's reach_mutex_lock
  * returns, what it reads anywhere shows those writes. A non-blocking get
  * still in flight stays so. To other nodes this costs one fence to each
- * rank written since the last release (all at once); on the node, and
- * with nothing written, nothing is sent. */
+ * rank written since the last release (all at once), except the rank the
+ * lock passes through (the successor, a written rank's server, or the
+ * lock's home), behind whose writes it travels; on the node, and with
+ * nothing written, nothing is sent. */
 REACH_API int reach_mutex_unlock(reach_mutexes_t *set, int id, int rank);
 /* Not collective: chooses the lock algorithm of mutex sets created from
  * now on (those created before keep theirs; a set's members must have

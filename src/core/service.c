@@ -15,6 +15,26 @@ int64_t svc_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, cons
     return am_call(rank, id, raddr, a, b, data, len, answer, answer_buf, answer_len);
 }
 
+void svc_call_after(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, uint32_t gate)
+{
+    am_call_after(rank, id, raddr, a, b, gate);
+}
+
+int svc_written(int prefer)
+{
+    return am_written(prefer);
+}
+
+void svc_push_after(int rank, int64_t value, uint32_t gate)
+{
+    am_push_after(rank, value, gate);
+}
+
+uint32_t svc_release_but(int via)
+{
+    return am_release_but(via);
+}
+
 void *svc_answer(svc_target_t *t, size_t len)
 {
     return am_answer(t, len);

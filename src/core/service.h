@@ -30,6 +30,19 @@ int64_t svc_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, cons
 /* In a handler: the buffer of len bytes its answer carries. */
 void *svc_answer(svc_target_t *t, size_t len) REACH_HIDDEN;
 
+/* A release (core/rma.h's rma_release) whose last step is a message to
+ * via: svc_release_but(via) completes this process's writes to every rank
+ * but via, and returns the gate to give svc_call_after(via, ...), whose
+ * handler runs only after this process's writes to via have completed
+ * there, or svc_push_after(via, ...), which via's svc_wait_push returns
+ * only then. So a lock passed through via travels behind the data, and no
+ * fence comes back first. svc_written names a rank of another node
+ * written since the last release, prefer if it was (-1: none). */
+void svc_call_after(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, uint32_t gate) REACH_HIDDEN;
+void svc_push_after(int rank, int64_t value, uint32_t gate) REACH_HIDDEN;
+int svc_written(int prefer) REACH_HIDDEN;
+uint32_t svc_release_but(int via) REACH_HIDDEN;
+
 /* A push: one message from a process to rank's application thread (on
  * another node), which waits for it with svc_wait_push (one at a time)
  * and gets its value. svc_server_push is the same from a handler. */

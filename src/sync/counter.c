@@ -141,6 +141,18 @@ void ctr_add(const ctr_ref_t *c, int64_t add, int64_t *old)
         *old = o;
 }
 
+void ctr_release_add(const ctr_ref_t *c, int64_t add)
+{
+    ctr_home_t *h = ctr_here(c);
+    if (h) {
+        rma_release();
+        ctr_home_add(h, add, svc_push);
+        return;
+    }
+    rt_stat_inc(&rt.stats.remote_atomics);
+    svc_call_after(c->home, ctr_id_add, c->raddr, (uint64_t)add, 0, svc_release_but(c->home));
+}
+
 int64_t ctr_wait_here(ctr_home_t *h, int64_t target)
 {
     for (;;) {

@@ -108,6 +108,10 @@ static inline ctr_home_t *ctr_here(const ctr_ref_t *c)
 /* Adds add. With old, returns the old value once the add is done; without,
  * the add to another node completes like a put (at a fence or barrier). */
 void ctr_add(const ctr_ref_t *c, int64_t add, int64_t *old) REACH_HIDDEN;
+/* A release (core/rma.h) that ends in an add to the counter without
+ * answer: to a home on another node the add travels behind this process's
+ * writes there (svc_call_after), the others fenced first. */
+void ctr_release_add(const ctr_ref_t *c, int64_t add) REACH_HIDDEN;
 /* Adds add (0: none), then waits until the value reaches target; returns
  * the value seen then. */
 int64_t ctr_add_wait(const ctr_ref_t *c, int64_t add, int64_t target) REACH_HIDDEN;

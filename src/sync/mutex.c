@@ -220,7 +220,6 @@ int mutex_unlock(reach_mutexes_t *set, int id, int rank)
     int st = mutex_entry("reach_mutex_unlock", set, id, rank, 1, &entry);
     if (unlikely(st != REACH_SUCCESS))
         return st;
-    rma_release();
     rt_order_release();
     if (set->algorithm == LOCK_MCS)
         mcs_unlock(set, id, rank, entry);

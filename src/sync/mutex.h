@@ -1,5 +1,12 @@
 /* Mutex sets, shared by the set calls (mutex.c) and the algorithms
- * (mutex_mcs.h, mutex_ticket.h). */
+ * (mutex_mcs.h, mutex_ticket.h).
+ *
+ * Every algorithm's unlock is a release: each write the holder issued, to
+ * any rank, is complete at its target before the next holder can take the
+ * lock (core/rma.h's rma_release). Where the lock passes on through the
+ * server of a rank the holder wrote, the passing message is taken there
+ * only after those writes (core/service.h's svc_call_after), so they need
+ * no fence: only the other ranks written are fenced. */
 #ifndef REACH_SYNC_MUTEX_H
 #define REACH_SYNC_MUTEX_H
 

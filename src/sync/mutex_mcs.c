@@ -7,7 +7,8 @@
 
 mcs_slots_t mcs_slots = {.free = ~(uint64_t)0};
 
-static int mcs_id_link; /* the link handler, at the predecessor's server */
+static int mcs_id_link;    /* the link handler, at the predecessor's server */
+static int mcs_id_forward; /* the pass, at the server of a rank the holder wrote */
 
 static void mcs_slot_free(int slot)
 {
@@ -35,6 +36,34 @@ void mcs_pass(uint64_t next)
     } else {
         svc_push(mcs_rank(next), 1);
     }
+}
+
+/* To a successor on another node, the lock travels behind the holder's
+ * writes rather than after a fence's round trip:
+ * - the successor written: one push, which it takes once it has served
+ *   those writes itself (the others fenced first);
+ * - else a rank via written, of another node than the successor's: one
+ *   message to via's server, taken there after the writes, which pushes
+ *   the lock on (via's server has no network endpoint to its own node);
+ * - else (nothing written, or a successor on this node, which waits on its
+ *   flag): a release, then the pass. */
+void mcs_pass_after(uint64_t next)
+{
+    int succ = mcs_rank(next), via = mcs_qnode(next) ? -1 : svc_written(succ);
+    if (via < 0) {
+        rma_release();
+        mcs_pass(next);
+    } else if (via != succ && rt.peers[via].node != rt.peers[succ].node) {
+        svc_call_after(via, mcs_id_forward, 0, (uint64_t)succ, 0, svc_release_but(via));
+    } else {
+        svc_push_after(succ, 1, svc_release_but(succ));
+    }
+}
+
+static int mcs_serve_forward(svc_target_t *t)
+{
+    svc_server_push((int)t->a, 1);
+    return 1;
 }
 
 /* A parked node is free again once a successor has linked to it. */
@@ -142,4 +171,5 @@ static int mcs_serve_link(svc_target_t *t)
 void mcs_register(void)
 {
     mcs_id_link = svc_handler(mcs_serve_link, 0);
+    mcs_id_forward = svc_handler(mcs_serve_forward, 0);
 }

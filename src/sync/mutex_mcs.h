@@ -111,6 +111,11 @@ int mcs_slot_take(const char *call, int *slot) REACH_HIDDEN;
 void mcs_link_remote(uint64_t prev, uint64_t me) REACH_HIDDEN;
 /* Passes the lock to the successor next. */
 void mcs_pass(uint64_t next) REACH_HIDDEN;
+/* Releases the holder's writes and passes the lock to next: to a
+ * successor on another node, through the server of a rank written (which
+ * pushes it the lock once the writes there are complete) where that is
+ * not the successor itself. */
+void mcs_pass_after(uint64_t next) REACH_HIDDEN;
 
 /* Takes the lock: swap the lock word; behind a predecessor, link to it
  * with a swap, which finds RELEASED if it left a parked node. The queue
@@ -145,22 +150,31 @@ static inline int mcs_lock(const char *call, reach_mutexes_t *set, int id, int r
     return REACH_SUCCESS;
 }
 
+/* A release (mutex.h): with no successor yet, the holder's writes are
+ * completed before its node reads RELEASED (a successor may link to it
+ * at once); a successor on another node is passed the lock behind them
+ * (mcs_pass_after). */
 static inline void mcs_unlock(reach_mutexes_t *set, int id, int rank, signed char *entry)
 {
     int slot = *entry;
     uint64_t me = mcs_encode(rt.rank, slot);
     mcs_qnode_t *q = mcs_qnode(me);
     uint64_t next = atom_load_acquire(&q->next);
-    if (next == 0 && (next = atom_xchg_acq_rel(&q->next, MCS_RELEASED)) == 0) {
-        /* No successor: the node stays the tail, parked. */
-        mcs_slots.parked |= (uint64_t)1 << slot;
-        mcs_slots.park[slot].set = set;
-        mcs_slots.park[slot].id = id;
-        mcs_slots.park[slot].rank = rank;
-        mcs_slots.park[slot].enc = me;
-        return;
+    if (next == 0) {
+        rma_release();
+        if ((next = atom_xchg_acq_rel(&q->next, MCS_RELEASED)) == 0) {
+            /* No successor: the node stays the tail, parked. */
+            mcs_slots.parked |= (uint64_t)1 << slot;
+            mcs_slots.park[slot].set = set;
+            mcs_slots.park[slot].id = id;
+            mcs_slots.park[slot].rank = rank;
+            mcs_slots.park[slot].enc = me;
+            return;
+        }
+        mcs_pass(next);
+    } else {
+        mcs_pass_after(next);
     }
-    mcs_pass(next);
     mcs_slots.free |= (uint64_t)1 << slot;
 }
 

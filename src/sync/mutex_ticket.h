@@ -7,6 +7,9 @@
  *   lock for processes of the lock's node; a process on another node sends
  *   one request to the lock's server, which takes a ticket on its behalf
  *   and answers when its turn comes.
+ * Release: the holder's writes are complete before the next holder's turn
+ * (mutex.h); the release's add to served is taken by the home's server
+ * only after the holder's writes to the home, so those cost no fence.
  *
  * Inline: on the node a lock+unlock is two counter adds and a read. */
 #ifndef REACH_SYNC_MUTEX_TICKET_H
@@ -56,11 +59,13 @@ static inline int ticket_trylock(reach_mutexes_t *set, int id, int rank)
     return ctr_try_lock(&taken);
 }
 
+/* A release: the add to served travels behind the holder's writes to the
+ * lock's home, and only the other ranks written are fenced first. */
 static inline void ticket_unlock(reach_mutexes_t *set, int id, int rank)
 {
     ctr_ref_t taken, served;
     ticket_refs(set, id, rank, &taken, &served);
-    ctr_add(&served, 1, NULL);
+    ctr_release_add(&served, 1);
 }
 
 #endif

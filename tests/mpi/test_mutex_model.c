@@ -19,10 +19,14 @@
  * not waited, on an aggregate handle, strided, vector, value puts, a
  * contiguous accumulate of the increments, or ARMCI_Rmw fetch-and-add);
  * then it reads the log's length, writes its own tag at that index and
- * the length plus one, and unlocks. No fence is issued. Afterwards every
+ * the length plus one, and unlocks. Every other section first gets the
+ * group's bulk block (256 KiB, on the group's last rank), adds one to
+ * every element and puts it back, by rendezvous, blocking or non-blocking
+ * and not waited on. No fence is issued. Afterwards every
  * cell must hold the sum of the increments all ranks made to it (a lost
- * update or a read of stale data shows as a wrong sum), and every log
- * must hold exactly the tags of the critical sections of its mutex.
+ * update or a read of stale data shows as a wrong sum), every bulk
+ * element the number of bulk sections of its group, and every log exactly
+ * the tags of the critical sections of its mutex.
  *   test_mutex_model [--seed S] [--rounds N] [--counter N] [--repeat K]
  * The seed is printed; a failure names the cell or the log. */
 #include "mpi_check.h"
@@ -37,11 +41,16 @@
 #define SPACING 2 /* longs from one cell to the next: strided calls skip a gap */
 #define BLOCK (CPR * SPACING)
 #define RING 64 /* sources of writes not waited on, kept until the unlock */
+#define BULK 32768 /* longs of a group's bulk block: 256 KiB, sent by rendezvous */
 
 static int me, np, ngroups, rounds = 200, counter_rounds = 1000, repeat = 1;
 static unsigned long seed;
 static long **cells; /* per rank: ngroups blocks of BLOCK longs */
 static long **logs;  /* per rank: ngroups logs of 1 + loglen longs (length, tags) */
+static long **bulk;  /* per rank: ngroups bulk blocks of BULK longs */
+static long *bulk_src[2], *bulk_buf; /* sources of bulk puts (one may be in flight), a get's */
+static long *bulked; /* ngroups: bulk sections of this rank */
+static unsigned bulk_next;
 static int loglen;
 static long *added;  /* ngroups x SPAN x CPR: what this rank added */
 static long *made;   /* ngroups: critical sections of this rank */
@@ -214,6 +223,18 @@ static void critical(int g, int round)
         order[j] = order[k];
         order[k] = t;
     }
+    if (rnd(2) == 0) {
+        int r = group_rank(g, span - 1);
+        long *src = bulk_src[bulk_next++ % 2];
+        ARMCI_Get(bulk[r] + (size_t)g * BULK, bulk_buf, (int)(sizeof(long) * BULK), r);
+        for (int k = 0; k < BULK; k++)
+            src[k] = bulk_buf[k] + 1;
+        if (rnd(2))
+            ARMCI_Put(src, bulk[r] + (size_t)g * BULK, (int)(sizeof(long) * BULK), r);
+        else
+            ARMCI_NbPut(src, bulk[r] + (size_t)g * BULK, (int)(sizeof(long) * BULK), r, NULL);
+        bulked[g]++;
+    }
     for (int jj = 0; jj < span; jj++) {
         int j = order[jj], r = group_rank(g, j);
         long *remote = cells[r] + (size_t)g * BLOCK, v[CPR], add[CPR];
@@ -271,6 +292,13 @@ static void model_phase(void)
     logs = malloc(sizeof(long *) * (size_t)np);
     added = calloc((size_t)ngroups * SPAN * CPR, sizeof(long));
     made = calloc((size_t)ngroups, sizeof(long));
+    bulked = calloc((size_t)ngroups, sizeof(long));
+    bulk = malloc(sizeof(long *) * (size_t)np);
+    for (int i = 0; i < 2; i++)
+        bulk_src[i] = malloc(sizeof(long) * BULK);
+    bulk_buf = malloc(sizeof(long) * BULK);
+    ARMCI_Malloc((void **)bulk, sizeof(long) * (size_t)ngroups * BULK);
+    memset(bulk[me], 0, sizeof(long) * (size_t)ngroups * BULK);
     ARMCI_Malloc((void **)cells, sizeof(long) * (size_t)ngroups * BLOCK);
     ARMCI_Malloc((void **)logs, sizeof(long) * (size_t)ngroups * (size_t)(1 + loglen));
     memset(cells[me], 0, sizeof(long) * (size_t)ngroups * BLOCK);
@@ -324,6 +352,20 @@ static void model_phase(void)
             }
         }
     CHECK_EQ_LL(bad, 0);
+    /* Every bulk element counts its group's bulk sections. */
+    long *bulk_total = malloc(sizeof(long) * (size_t)ngroups);
+    MPI_Allreduce(bulked, bulk_total, ngroups, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    bad = 0;
+    for (int g = 0; g < ngroups; g++) {
+        if (group_rank(g, group_span() - 1) != me)
+            continue;
+        for (int k = 0; k < BULK; k++)
+            if (bulk[me][(size_t)g * BULK + (size_t)k] != bulk_total[g] && bad++ < 5)
+                fprintf(stderr, "rank %d: group %d bulk element %d holds %ld, the model %ld (seed %lu)\n", me, g, k,
+                        bulk[me][(size_t)g * BULK + (size_t)k], bulk_total[g], seed);
+    }
+    CHECK_EQ_LL(bad, 0);
+    free(bulk_total);
     /* Every log: the length is the number of sections, and each of this
      * rank's tags is there once. */
     long *log = malloc(sizeof(long) * (size_t)(1 + loglen));
@@ -353,6 +395,12 @@ static void model_phase(void)
     free(total);
     ARMCI_Free(cells[me]);
     ARMCI_Free(logs[me]);
+    ARMCI_Free(bulk[me]);
+    for (int i = 0; i < 2; i++)
+        free(bulk_src[i]);
+    free(bulk_buf);
+    free(bulk);
+    free(bulked);
     free(cells);
     free(logs);
     free(added);

@@ -76,6 +76,14 @@ void am_flush_all(void) REACH_HIDDEN;
  * complete at its target, each target written since the last release
  * fenced once, all at once; nothing is sent if none was. */
 void am_release(void) REACH_HIDDEN;
+/* A rank of another node written since the last release: prefer if it
+ * was, else any (-1: none). */
+int am_written(int prefer) REACH_HIDDEN;
+/* A release whose last step is a message to via's server that takes
+ * effect only after this process's writes to via (am_call_after): every
+ * other rank written since the last release is fenced, all at once, and
+ * via's writes need no fence. Returns the gate for that message. */
+uint32_t am_release_but(int via) REACH_HIDDEN;
 
 /* A word operation (base/waitword.h) done by rank's server. */
 /* Ops that answer (word_op_answers) wait for and return the old value;
@@ -97,6 +105,11 @@ int am_handler(am_handler_fn fn, int counted) REACH_HIDDEN;
  * the answer's value, its data (answer_len bytes) in answer_buf. */
 int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data, size_t len, int answer,
                 void *answer_buf, size_t answer_len) REACH_HIDDEN;
+/* A request to handler id at rank, without answer, that its handler takes
+ * only once every counted request this process sent rank before `gate`
+ * (am_sent_to's count then) has completed there: it travels behind the
+ * writes it follows, and no fence has to come back first. */
+void am_call_after(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, uint32_t gate) REACH_HIDDEN;
 /* In a handler: the buffer of len bytes its answer carries. */
 void *am_answer(am_target_t *t, size_t len) REACH_HIDDEN;
 
@@ -104,6 +117,10 @@ void *am_answer(am_target_t *t, size_t len) REACH_HIDDEN;
  * waits for it with am_wait_push (one at a time) and gets its value.
  * am_server_push is the same from a handler. */
 void am_push(int rank, int64_t value) REACH_HIDDEN;
+/* A push that rank's am_wait_push returns only once every counted request
+ * this process sent rank before `gate` (am_sent_to's count then) has
+ * completed there. */
+void am_push_after(int rank, int64_t value, uint32_t gate) REACH_HIDDEN;
 void am_server_push(int rank, int64_t value) REACH_HIDDEN;
 int64_t am_wait_push(void) REACH_HIDDEN;
 

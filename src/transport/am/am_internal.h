@@ -53,11 +53,21 @@ typedef struct am_request {
     uint8_t op; /* REQ_WORD: word_op_t; REQ_ATOMIC: amo_op_t; REQ_CALL: handler */
     uint8_t width;
     uint8_t counted; /* completes into the target's op_done */
+    uint8_t gated;   /* REQ_CALL: served only once op_done from origin reaches gate */
     int32_t origin;
+    uint32_t gate;
     uint64_t raddr, a, b;
     uint64_t token; /* the origin's reply slot, 0 for none */
     double scale[2];
 } am_request_t;
+
+/* A push taken only once the writes its sender made to the receiver
+ * before it have completed there (am_push_after). */
+typedef struct am_gated_push {
+    int64_t value;
+    int32_t origin;
+    uint32_t gate;
+} am_gated_push_t;
 
 typedef struct am_reply {
     uint64_t token;
@@ -145,6 +155,8 @@ extern struct am_state {
     long pending_total;
     uint32_t pushes, pushes_awaited; /* pushes arrived here, and waited for */
     int64_t pushed;                  /* the value of the last */
+    int push_from;                   /* the last push's sender, if gated; else -1 */
+    uint32_t push_gate;              /* then the writes from it to complete here first */
     uint32_t *sent;                  /* by rank: counted requests sent (op_init) */
     uint32_t *fenced;                /* by rank: sent[rank] at the last fence */
     uint64_t sent_total;             /* counted requests sent to any rank */
@@ -169,6 +181,8 @@ extern struct am_state {
 
 /* origin.c */
 void am_client_progress(unsigned *spins) REACH_HIDDEN;
+/* Waits until the counted requests from origin completed here reach gate. */
+void am_wait_done_from(int origin, uint32_t gate) REACH_HIDDEN;
 void am_wait_req(void *req, const char *what, int rank) REACH_HIDDEN;
 void am_wait_slot(am_slot_t *slot) REACH_HIDDEN;
 void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;

@@ -199,6 +199,7 @@ void am_flush_local_all(void)
 }
 
 static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot);
+static void am_wait_replies(void);
 
 /* Sends a request (and data) to rank's server; returns the send's request
  * (NULL if done): the data may be reused once it completes. With a slot,
@@ -357,6 +358,22 @@ uint64_t am_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b)
     return result;
 }
 
+/* The gated request waits at the server (am_call_try) rather than here:
+ * the origin goes on at once, and the request takes effect one message
+ * after the writes it follows. */
+void am_call_after(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, uint32_t gate)
+{
+    am_request_t rq = {.kind = REQ_CALL,
+                       .op = (uint8_t)id,
+                       .counted = (uint8_t)am_counted(id),
+                       .gated = 1,
+                       .gate = gate,
+                       .raddr = raddr,
+                       .a = a,
+                       .b = b};
+    am_request(rank, &rq, NULL, 0, NULL);
+}
+
 int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data, size_t len, int answer,
                 void *answer_buf, size_t answer_len)
 {
@@ -397,9 +414,14 @@ void am_flush_all(void)
         am_send(r, &rq, NULL, 0, &am.fence_slots[r]);
         am.fenced[r] = (uint32_t)rq.a;
     }
-    /* Serves on every few polls from the first (a reply resets the count
-     * of empty ones): in a GA_Sync every process fences at once, and each
-     * answer waits for its target to serve. */
+    am_wait_replies();
+}
+
+/* Waits for every reply awaited, serving on every few polls from the
+ * first (a reply resets the count of empty ones): in a GA_Sync every
+ * process fences at once, and each answer waits for its target to serve. */
+static void am_wait_replies(void)
+{
     unsigned spins = AM_SERVE_AFTER;
     while (am.pending_total > 0) {
         am_client_progress(&spins);
@@ -420,6 +442,38 @@ void am_release(void)
     am.released = upto;
 }
 
+int am_written(int prefer)
+{
+    if (am.net == NULL || am.sent_total == am.released)
+        return -1;
+    if (am.sent[prefer] != am.fenced[prefer])
+        return prefer;
+    for (int r = 0; r < rt.size; r++)
+        if (am.sent[r] != am.fenced[r])
+            return r;
+    return -1;
+}
+
+/* As am_flush_all, less via: the fences to the others go out at once. */
+uint32_t am_release_but(int via)
+{
+    if (am.net == NULL || am.sent_total == am.released)
+        return am.sent ? am.sent[via] : 0;
+    uint64_t upto = am.sent_total;
+    am_flush_local_all();
+    for (int r = 0; r < rt.size; r++) {
+        if (r == via || am.sent[r] == am.fenced[r])
+            continue;
+        am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[r]};
+        am.fence_slots[r] = (am_slot_t){0};
+        am_send(r, &rq, NULL, 0, &am.fence_slots[r]);
+        am.fenced[r] = (uint32_t)rq.a;
+    }
+    am_wait_replies();
+    am.released = upto;
+    return am.sent[via];
+}
+
 uint32_t am_sent_to(int rank)
 {
     return am.sent ? am.sent[rank] : 0;
@@ -434,6 +488,16 @@ void am_push(int rank, int64_t value)
 {
     am_client_sent();
     am_wait_req(am.net->send(NET_PUSH, rank, &value, sizeof value, NULL, 0, NET_EAGER), "push", rank);
+}
+
+/* The receiver serves the writes the gate names itself while it waits
+ * (am_wait_push): one message and one wake-up, not a fence's round trip
+ * through its server thread before the push. */
+void am_push_after(int rank, int64_t value, uint32_t gate)
+{
+    am_gated_push_t p = {value, rt.rank, gate};
+    am_client_sent();
+    am_wait_req(am.net->send(NET_PUSH, rank, &p, sizeof p, NULL, 0, NET_EAGER), "push", rank);
 }
 
 void am_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
@@ -471,18 +535,24 @@ int64_t am_wait_push(void)
     while ((int32_t)(am.pushes - am.pushes_awaited) < 0)
         am_client_progress(&spins);
     trace_word(TRACE_SEE, &am.pushes, am.pushes);
+    if (am.push_from >= 0)
+        am_wait_done_from(am.push_from, am.push_gate);
     return am.pushed;
 }
 
-/* A value pushed (its header is the value) or a signal (an am_request_t,
- * with its data). */
+/* A value pushed (its header is the value, or an am_gated_push_t) or a
+ * signal (an am_request_t, with its data). */
 void am_on_push(const void *hdr, size_t hlen, void *data, size_t len, void *rndv)
 {
     am_request_t rq;
-    if (rndv || (hlen != sizeof am.pushed && hlen != sizeof rq))
+    if (rndv || (hlen != sizeof am.pushed && hlen != sizeof(am_gated_push_t) && hlen != sizeof rq))
         rt_fatal("network: malformed push");
-    if (hlen == sizeof am.pushed) {
-        memcpy(&am.pushed, hdr, sizeof am.pushed);
+    if (hlen != sizeof rq) {
+        am_gated_push_t p = {0, -1, 0};
+        memcpy(&p, hdr, hlen); /* a plain push's value is the first field */
+        am.pushed = p.value;
+        am.push_from = hlen == sizeof p ? p.origin : -1;
+        am.push_gate = p.gate;
         am.pushes++;
         trace_word(TRACE_STORE, &am.pushes, am.pushes);
         return;

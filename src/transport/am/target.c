@@ -80,7 +80,9 @@ static void am_reply(const am_request_t *rq, int64_t value)
  * barrier waiting for it), and the fences it satisfies are answered. */
 static void am_completed(const am_request_t *rq)
 {
-    uint32_t done = ++am.done_from[rq->origin];
+    /* (read by an application thread waiting for a gated push) */
+    uint32_t done = am.done_from[rq->origin] + 1;
+    atom_store_release(&am.done_from[rq->origin], done);
     waitword_add(&am.done, 1);
     if (rq->token == AM_ACK)
         rt_stat_inc(&rt.stats.flow_acks);
@@ -111,6 +113,24 @@ void am_wait_completed(uint32_t count)
     waitword_wait_count(&am.done, count);
 }
 
+/* Serves while the server thread is not serving; once a spin finds
+ * nothing, sleeps until the next completion here (am_completed wakes
+ * it), the server thread serving meanwhile. */
+void am_wait_done_from(int origin, uint32_t gate)
+{
+    for (unsigned spins = 0;;) {
+        uint32_t seen = atom_load_acquire(&am.done.value);
+        if ((int32_t)(atom_load_acquire(&am.done_from[origin]) - gate) >= 0)
+            return;
+        if (am_serve_try() != 0)
+            spins = 0;
+        else if (++spins < rt.cfg.spin_count)
+            cpu_relax();
+        else
+            waitword_wait_change(&am.done, seen);
+    }
+}
+
 /* The answer's data is written straight into its reply message. */
 void *am_answer(am_target_t *t, size_t len)
 {
@@ -121,9 +141,13 @@ void *am_answer(am_target_t *t, size_t len)
     return (am_reply_t *)t->reply + 1;
 }
 
-/* One attempt at a handler request; 1 once it is done and answered. */
+/* One attempt at a handler request; 1 once it is done and answered. A
+ * gated one waits (as a request to retry) until the writes its origin
+ * sent before it have completed here. */
 static int am_call_try(const am_request_t *rq, am_target_t *t)
 {
+    if (rq->gated && (int32_t)(am.done_from[rq->origin] - rq->gate) < 0)
+        return 0;
     if (!handlers[rq->op].fn(t))
         return 0;
     if (rq->counted) { /* its token, if any, asks for an ack */
