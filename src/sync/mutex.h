@@ -3,9 +3,10 @@
  *
  * Every algorithm's unlock is a release: each write the holder issued, to
  * any rank, is complete at its target before the next holder can take the
- * lock (core/rma.h's rma_release). Where the lock passes on through the
- * server of a rank the holder wrote, the passing message is taken there
- * only after those writes (core/service.h's svc_call_after), so they need
+ * lock (core/rma.h's rma_release). Where the lock passes on through a rank
+ * the holder wrote (a successor, a server that forwards the lock, the
+ * lock's home), the passing message takes effect there only after those
+ * writes (core/service.h's svc_call_after, svc_push_after), so they need
  * no fence: only the other ranks written are fenced. */
 #ifndef REACH_SYNC_MUTEX_H
 #define REACH_SYNC_MUTEX_H

@@ -111,10 +111,8 @@ int mcs_slot_take(const char *call, int *slot) REACH_HIDDEN;
 void mcs_link_remote(uint64_t prev, uint64_t me) REACH_HIDDEN;
 /* Passes the lock to the successor next. */
 void mcs_pass(uint64_t next) REACH_HIDDEN;
-/* Releases the holder's writes and passes the lock to next: to a
- * successor on another node, through the server of a rank written (which
- * pushes it the lock once the writes there are complete) where that is
- * not the successor itself. */
+/* Releases the holder's writes and passes the lock to next, behind the
+ * writes to the successor or to one other rank written (mutex_mcs.c). */
 void mcs_pass_after(uint64_t next) REACH_HIDDEN;
 
 /* Takes the lock: swap the lock word; behind a predecessor, link to it

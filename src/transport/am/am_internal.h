@@ -181,8 +181,6 @@ extern struct am_state {
 
 /* origin.c */
 void am_client_progress(unsigned *spins) REACH_HIDDEN;
-/* Waits until the counted requests from origin completed here reach gate. */
-void am_wait_done_from(int origin, uint32_t gate) REACH_HIDDEN;
 void am_wait_req(void *req, const char *what, int rank) REACH_HIDDEN;
 void am_wait_slot(am_slot_t *slot) REACH_HIDDEN;
 void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
@@ -199,6 +197,8 @@ void am_on_push(const void *hdr, size_t hlen, void *data, size_t len, void *rndv
 void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, uint64_t first, uint64_t count,
                   char *packed, int to_packed) REACH_HIDDEN;
 /* target.c */
+/* Waits until the counted requests from origin completed here reach gate. */
+void am_wait_done_from(int origin, uint32_t gate) REACH_HIDDEN;
 void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 void am_received(void *arg) REACH_HIDDEN;
 /* Tries the handler requests kept for retrying; the number served. */

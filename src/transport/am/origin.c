@@ -199,7 +199,6 @@ void am_flush_local_all(void)
 }
 
 static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot);
-static void am_wait_replies(void);
 
 /* Sends a request (and data) to rank's server; returns the send's request
  * (NULL if done): the data may be reused once it completes. With a slot,
@@ -399,35 +398,33 @@ void am_flush(int rank)
     am_wait_pending(rank, 1);
 }
 
-/* The fences to every target written to go out at once; then their
- * answers are awaited together. */
-void am_flush_all(void)
+/* The fences to every target written to but except go out at once; then
+ * their answers are awaited together, serving on every few polls from the
+ * first (a reply resets the count of empty ones): in a GA_Sync every
+ * process fences at once, and each answer waits for its target to serve. */
+static void am_fence_all_but(int except)
 {
-    if (am.net == NULL)
-        return;
     am_flush_local_all();
     for (int r = 0; r < rt.size; r++) {
-        if (am.sent[r] == am.fenced[r])
+        if (r == except || am.sent[r] == am.fenced[r])
             continue;
         am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[r]};
         am.fence_slots[r] = (am_slot_t){0};
         am_send(r, &rq, NULL, 0, &am.fence_slots[r]);
         am.fenced[r] = (uint32_t)rq.a;
     }
-    am_wait_replies();
-}
-
-/* Waits for every reply awaited, serving on every few polls from the
- * first (a reply resets the count of empty ones): in a GA_Sync every
- * process fences at once, and each answer waits for its target to serve. */
-static void am_wait_replies(void)
-{
     unsigned spins = AM_SERVE_AFTER;
     while (am.pending_total > 0) {
         am_client_progress(&spins);
         if (spins < AM_SERVE_AFTER)
             spins = AM_SERVE_AFTER;
     }
+}
+
+void am_flush_all(void)
+{
+    if (am.net != NULL)
+        am_fence_all_but(-1);
 }
 
 /* Nothing to fence if no counted request went out since the last release:
@@ -438,7 +435,7 @@ void am_release(void)
     if (am.net == NULL || am.sent_total == am.released)
         return;
     uint64_t upto = am.sent_total;
-    am_flush_all();
+    am_fence_all_but(-1);
     am.released = upto;
 }
 
@@ -454,23 +451,16 @@ int am_written(int prefer)
     return -1;
 }
 
-/* As am_flush_all, less via: the fences to the others go out at once. */
+/* The writes to via stay unfenced: the next release fences them (the
+ * message gated on them serves only the lock it passes). */
 uint32_t am_release_but(int via)
 {
     if (am.net == NULL || am.sent_total == am.released)
-        return am.sent ? am.sent[via] : 0;
+        return am.sent[via];
     uint64_t upto = am.sent_total;
-    am_flush_local_all();
-    for (int r = 0; r < rt.size; r++) {
-        if (r == via || am.sent[r] == am.fenced[r])
-            continue;
-        am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[r]};
-        am.fence_slots[r] = (am_slot_t){0};
-        am_send(r, &rq, NULL, 0, &am.fence_slots[r]);
-        am.fenced[r] = (uint32_t)rq.a;
-    }
-    am_wait_replies();
-    am.released = upto;
+    am_fence_all_but(via);
+    if (am.sent[via] == am.fenced[via])
+        am.released = upto;
     return am.sent[via];
 }
 
