@@ -82,7 +82,7 @@ static void am_completed(const am_request_t *rq)
 {
     /* (read by an application thread waiting for a gated push) */
     uint32_t done = am.done_from[rq->origin] + 1;
-    atom_store_release(&am.done_from[rq->origin], done);
+    __atomic_store_n(&am.done_from[rq->origin], done, __ATOMIC_RELEASE);
     waitword_add(&am.done, 1);
     if (rq->token == AM_ACK)
         rt_stat_inc(&rt.stats.flow_acks);
@@ -120,7 +120,7 @@ void am_wait_done_from(int origin, uint32_t gate)
 {
     for (unsigned spins = 0;;) {
         uint32_t seen = atom_load_acquire(&am.done.value);
-        if ((int32_t)(atom_load_acquire(&am.done_from[origin]) - gate) >= 0)
+        if ((int32_t)(__atomic_load_n(&am.done_from[origin], __ATOMIC_ACQUIRE) - gate) >= 0)
             return;
         if (am_serve_try() != 0)
             spins = 0;
