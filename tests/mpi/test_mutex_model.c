@@ -9,6 +9,9 @@
  * blocking put and one on rank 0 by a non-blocking put waited on before
  * the unlock. Each ends at 5 x rounds x ranks.
  *
+ * Order phase: an ARMCI_Rmw sees the same process's puts just before it
+ * to its process, small and large.
+ *
  * Model phase: every rank hosts MUTEXES mutexes; mutex g guards a group of
  * cells spread over up to SPAN ranks from its own, and a log on its rank.
  * Each critical section takes one mutex or two (in order), and for each
@@ -114,6 +117,35 @@ static void counter_phase(void)
     ARMCI_Barrier();
     ARMCI_Free(ctr[me]);
     free(ctr);
+}
+
+/* ---- order to one process ------------------------------------------------------------ */
+
+/* ARMCI_Rmw is applied after the same process's earlier writes to its
+ * process, which a section's read of a counter relies on: a put of 8 B,
+ * then one of BULK longs (by rendezvous), each followed at once by an
+ * ARMCI_Rmw adding 0 to its last element, must return what was put. */
+static void order_phase(void)
+{
+    long **area = malloc(sizeof(long *) * (size_t)np), *src = malloc(sizeof(long) * BULK);
+    ARMCI_Malloc((void **)area, sizeof(long) * BULK);
+    int right = (me + 1) % np;
+    for (int round = 1; round <= 20; round++) {
+        long small = round * 1000L + me, old = 0;
+        ARMCI_Put(&small, area[right], sizeof small, right);
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, area[right], 0, right);
+        CHECK_EQ_LL(old, small);
+        for (int k = 0; k < BULK; k++)
+            src[k] = round * 1000000L + k;
+        ARMCI_NbPut(src, area[right], (int)(sizeof(long) * BULK), right, NULL);
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, area[right] + BULK - 1, 0, right);
+        CHECK_EQ_LL(old, round * 1000000L + BULK - 1);
+        ARMCI_Fence(right);
+    }
+    ARMCI_Barrier();
+    ARMCI_Free(area[me]);
+    free(area);
+    free(src);
 }
 
 /* ---- the model phase -------------------------------------------------------------- */
@@ -428,6 +460,7 @@ int main(int argc, char **argv)
         printf("test_mutex_model: seed %lu, %d rounds, counter %d x %d\n", seed, rounds, counter_rounds, repeat);
     ARMCI_Init();
     ARMCI_Create_mutexes(MUTEXES);
+    order_phase();
     for (int k = 0; k < repeat; k++)
         counter_phase();
     if (rounds > 0)
