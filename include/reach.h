@@ -211,8 +211,9 @@ REACH_API int reach_cas_i64(int64_t *dst, int64_t compare, int64_t value, int64_
  *                          applied after this process's writes to its rank
  *   counters               no promise: fence first to publish through one
  * On one node every write is complete when its call returns; the promises
- * matter between nodes.
- * Everything this process issued to rank (to every rank) is complete there. */
+ * matter between nodes. */
+
+/* Everything this process issued to rank (to every rank) is complete there. */
 REACH_API int reach_fence(int rank);
 REACH_API int reach_fence_all(void);
 /* Collective: fence_all on every rank, then a barrier. */
@@ -323,8 +324,10 @@ REACH_API int reach_mutex_trylock(reach_mutexes_t *set, int id, int rank, int *a
  * accumulates, value, strided and vector ones, blocking or non-blocking,
  * waited on or not) is complete at its target, whichever rank that is,
  * before the mutex passes on; so once the next holder's reach_mutex_lock
- * returns, what it reads anywhere shows those writes. A non-blocking get
- * still in flight stays so. To other nodes this costs one fence to each
+ * returns, what it reads anywhere shows those writes (but for window
+ * operations queued by a deferred epoch, which leave at that window's
+ * unlock or flush). A non-blocking get in flight is not necessarily
+ * completed. To other nodes this costs one fence to each
  * rank written since the last release (all at once), except the rank the
  * lock passes through (the successor, a written rank's server, or the
  * lock's home), behind whose writes it travels; on the node, and with

@@ -246,6 +246,7 @@ int counter_destroy(reach_counter_t *c)
     int st = counter_check(call, c);
     if (st != REACH_SUCCESS)
         return st;
+    rma_flush_all(); /* this process's adds land before the home is freed */
     st = mem_free_collective(call, &group_world, c->mine, 0);
     HANDLE_UNLINK(&live, c, next_live);
     handle_retire(&counter_pool, c);

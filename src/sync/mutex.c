@@ -127,6 +127,9 @@ int mutexes_destroy(reach_mutexes_t *set)
     /* A handle that is not a live set names no group to agree with. */
     if (set == NULL || set->magic != MUTEXES_MAGIC)
         return rt_error(REACH_ERR_HANDLE, call, "mutex set %p is not a live set", (void *)set);
+    /* A release's add or a link may still be on its way to a lock word:
+     * this process's land before the words are freed. */
+    rma_flush_all();
     int st = mem_free_collective(call, set->group, set->mine, 0);
     HANDLE_UNLINK(&sets, set, next_set);
     mutexes_release(set);

@@ -8,9 +8,10 @@
  *    add one to each element, put it back (blocking or NGA_NbPut waited
  *    on); every element must end at rounds x processes;
  *  - NGA_Read_inc under GA_Lock: under mutex 0, a section reads and
- *    increments a counter array and puts its tag at that index of a log
- *    array on other processes; the counter must end at the number of
- *    sections and the log hold every tag once.
+ *    increments a counter array, reads the tag the section before put at
+ *    the index below (it must be there), and puts its own tag at that
+ *    index of a log array on other processes; the counter must end at the
+ *    number of sections and the log hold every tag once.
  * No GA_Sync or GA_Fence is called between sections: the unlock alone must
  * make the holder's writes visible to the next holder.
  *   ga_lock [ROUNDS] */
@@ -70,14 +71,21 @@ int main(int argc, char **argv)
         GA_Unlock(1);
     }
 
+    int unseen = 0; /* sections that did not find the previous one's tag */
     for (int i = 0; i < rounds; i++) {
         GA_Lock(0);
         int t = (int)NGA_Read_inc(ctr, &zero, 1);
-        int tag = me * rounds + i;
+        int tag = me * rounds + i, prev = -1, before = t - 1;
+        if (t > 0 && t <= nlog) {
+            NGA_Get(logs, &before, &before, &prev, &one);
+            unseen += prev < 0;
+        }
         if (t >= 0 && t < nlog)
             NGA_Put(logs, &t, &t, &tag, &one);
         GA_Unlock(0);
     }
+    gc_begin("NGA_Read_inc under GA_Lock: each section sees the tag of the one before");
+    gc_int(me, 0, unseen);
     GA_Sync();
 
     if (me == 0) {

@@ -108,7 +108,13 @@ int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const
 /* A request to handler id at rank, without answer, that its handler takes
  * only once every counted request this process sent rank before `gate`
  * (am_sent_to's count then) has completed there: it travels behind the
- * writes it follows, and no fence has to come back first. */
+ * writes it follows, and no fence has to come back first. The gate is a
+ * count, as a fence's is: it names those requests because a target
+ * completes one origin's counted requests in the order they were sent
+ * (eager messages arrive in order on the origin's endpoint, and a
+ * rendezvous' data is in place before its send completes at the origin,
+ * which the next request to the rank waits for). A backend must keep
+ * that order. */
 void am_call_after(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, uint32_t gate) REACH_HIDDEN;
 /* In a handler: the buffer of len bytes its answer carries. */
 void *am_answer(am_target_t *t, size_t len) REACH_HIDDEN;

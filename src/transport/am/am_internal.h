@@ -155,12 +155,13 @@ extern struct am_state {
     long pending_total;
     uint32_t pushes, pushes_awaited; /* pushes arrived here, and waited for */
     int64_t pushed;                  /* the value of the last */
-    int push_from;                   /* the last push's sender, if gated; else -1 */
+    int push_from;                   /* the last push's sender if it was gated, else -1 */
     uint32_t push_gate;              /* then the writes from it to complete here first */
     uint32_t *sent;                  /* by rank: counted requests sent (op_init) */
     uint32_t *fenced;                /* by rank: sent[rank] at the last fence */
+    uint32_t *quiet;                 /* by rank: sent[rank] after a gated lock message that left nothing to release */
     uint64_t sent_total;             /* counted requests sent to any rank */
-    uint64_t released;               /* sent_total when am_release last completed them */
+    uint64_t released;               /* sent_total when a release last completed all it had to */
     uint32_t *since_ack;             /* by rank: counted requests since the last ack request */
     am_slot_t *fence_slots;          /* by rank: replies of one flush_all */
     am_flight_t *flight;             /* by rank: transfers in flight */
@@ -183,6 +184,8 @@ extern struct am_state {
 void am_client_progress(unsigned *spins) REACH_HIDDEN;
 void am_wait_req(void *req, const char *what, int rank) REACH_HIDDEN;
 void am_wait_slot(am_slot_t *slot) REACH_HIDDEN;
+/* Waits until every reply awaited has arrived. */
+void am_wait_replies(void) REACH_HIDDEN;
 void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
 void am_send(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
 void am_order(int rank) REACH_HIDDEN;

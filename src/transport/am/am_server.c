@@ -131,6 +131,7 @@ static void am_free_state(void)
     free(am.pending);
     free(am.sent);
     free(am.fenced);
+    free(am.quiet);
     free(am.since_ack);
     free(am.fence_slots);
     for (int r = 0; am.flight && r < rt.size; r++)
@@ -183,6 +184,7 @@ int am_init(void)
     am.pending = calloc(n, sizeof(int));
     am.sent = calloc(n, sizeof(uint32_t));
     am.fenced = calloc(n, sizeof(uint32_t));
+    am.quiet = calloc(n, sizeof(uint32_t));
     am.since_ack = calloc(n, sizeof(uint32_t));
     am.fence_slots = calloc(n, sizeof(am_slot_t));
     am.flight = calloc(n, sizeof(am_flight_t));
@@ -190,8 +192,8 @@ int am_init(void)
     am.same_process = calloc(n, 1);
     am.deferred = calloc(n, sizeof(am_request_t));
     am.bounce = malloc(sizeof(am_pack_t) + AM_PACK_MAX);
-    if (!am.pending || !am.sent || !am.fenced || !am.since_ack || !am.fence_slots || !am.flight || !am.done_from ||
-        !am.same_process || !am.deferred || !am.bounce)
+    if (!am.pending || !am.sent || !am.fenced || !am.quiet || !am.since_ack || !am.fence_slots || !am.flight ||
+        !am.done_from || !am.same_process || !am.deferred || !am.bounce)
         rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
     atom_store_relaxed(&am.done.value, 0);
     am.net = net;

@@ -69,6 +69,19 @@ void am_wait_req(void *req, const char *what, int rank)
         am_client_progress(&spins);
 }
 
+/* Serves on every few polls from the first (a reply resets the count of
+ * empty ones): in a GA_Sync every process fences at once, and each answer
+ * waits for its target to serve. */
+void am_wait_replies(void)
+{
+    unsigned spins = AM_SERVE_AFTER;
+    while (am.pending_total > 0) {
+        am_client_progress(&spins);
+        if (spins < AM_SERVE_AFTER)
+            spins = AM_SERVE_AFTER;
+    }
+}
+
 void am_wait_slot(am_slot_t *slot)
 {
     unsigned spins = 0;
@@ -357,22 +370,6 @@ uint64_t am_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b)
     return result;
 }
 
-/* The gated request waits at the server (am_call_try) rather than here:
- * the origin goes on at once, and the request takes effect one message
- * after the writes it follows. */
-void am_call_after(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, uint32_t gate)
-{
-    am_request_t rq = {.kind = REQ_CALL,
-                       .op = (uint8_t)id,
-                       .counted = (uint8_t)am_counted(id),
-                       .gated = 1,
-                       .gate = gate,
-                       .raddr = raddr,
-                       .a = a,
-                       .b = b};
-    am_request(rank, &rq, NULL, 0, NULL);
-}
-
 int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const void *data, size_t len, int answer,
                 void *answer_buf, size_t answer_len)
 {
@@ -396,72 +393,6 @@ void am_flush(int rank)
         am.fenced[rank] = (uint32_t)rq.a;
     }
     am_wait_pending(rank, 1);
-}
-
-/* The fences to every target written to but except go out at once; then
- * their answers are awaited together, serving on every few polls from the
- * first (a reply resets the count of empty ones): in a GA_Sync every
- * process fences at once, and each answer waits for its target to serve. */
-static void am_fence_all_but(int except)
-{
-    am_flush_local_all();
-    for (int r = 0; r < rt.size; r++) {
-        if (r == except || am.sent[r] == am.fenced[r])
-            continue;
-        am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[r]};
-        am.fence_slots[r] = (am_slot_t){0};
-        am_send(r, &rq, NULL, 0, &am.fence_slots[r]);
-        am.fenced[r] = (uint32_t)rq.a;
-    }
-    unsigned spins = AM_SERVE_AFTER;
-    while (am.pending_total > 0) {
-        am_client_progress(&spins);
-        if (spins < AM_SERVE_AFTER)
-            spins = AM_SERVE_AFTER;
-    }
-}
-
-void am_flush_all(void)
-{
-    if (am.net != NULL)
-        am_fence_all_but(-1);
-}
-
-/* Nothing to fence if no counted request went out since the last release:
- * a lock passed again and again without writes to another node sends
- * nothing and scans no rank. */
-void am_release(void)
-{
-    if (am.net == NULL || am.sent_total == am.released)
-        return;
-    uint64_t upto = am.sent_total;
-    am_fence_all_but(-1);
-    am.released = upto;
-}
-
-int am_written(int prefer)
-{
-    if (am.net == NULL || am.sent_total == am.released)
-        return -1;
-    if (am.sent[prefer] != am.fenced[prefer])
-        return prefer;
-    for (int r = 0; r < rt.size; r++)
-        if (am.sent[r] != am.fenced[r])
-            return r;
-    return -1;
-}
-
-/* The writes to via stay unfenced: the next release fences them (the
- * message gated on them serves only the lock it passes). */
-uint32_t am_release_but(int via)
-{
-    if (am.net == NULL || am.sent_total == am.released)
-        return am.sent[via];
-    uint64_t upto = am.sent_total;
-    am_fence_all_but(via);
-    if (am.sent[via] == am.fenced[via])
-        am.released = upto;
-    return am.sent[via];
 }
 
 uint32_t am_sent_to(int rank)

@@ -4,6 +4,7 @@
  * write counting for fences. The server thread that runs it, and
  * start-up and shut-down, are am_server.c's. */
 #include "transport/am/am_internal.h"
+#include "base/trace.h"
 #include "base/wait.h"
 #include "transport/shm/shm_ops.h"
 
@@ -120,8 +121,10 @@ void am_wait_done_from(int origin, uint32_t gate)
 {
     for (unsigned spins = 0;;) {
         uint32_t seen = atom_load_acquire(&am.done.value);
-        if ((int32_t)(__atomic_load_n(&am.done_from[origin], __ATOMIC_ACQUIRE) - gate) >= 0)
+        if ((int32_t)(__atomic_load_n(&am.done_from[origin], __ATOMIC_ACQUIRE) - gate) >= 0) {
+            trace_word(TRACE_SEE, &am.done, seen);
             return;
+        }
         if (am_serve_try() != 0)
             spins = 0;
         else if (++spins < rt.cfg.spin_count)

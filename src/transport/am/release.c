@@ -1,0 +1,101 @@
+/* Fences and releases: the fences to every rank written at once
+ * (am_flush_all), and a mutex unlock's release (am_release), which
+ * completes only what a later holder could read, or lets the message that
+ * passes the lock travel behind the writes to one rank (am_release_but,
+ * am_call_after; am_push_after is origin.c's). */
+#include "transport/am/am_internal.h"
+
+/* Whether a release must complete something sent to rank: a lock's own
+ * gated message (am_call_after) left alone since the last fence needs no
+ * release, only a fence. */
+static int am_unreleased(int rank)
+{
+    return am.sent[rank] != am.fenced[rank] && am.sent[rank] != am.quiet[rank];
+}
+
+/* The gated request waits at the server (am_call_try) rather than here:
+ * the origin goes on at once, and the request takes effect one message
+ * after the writes it follows. */
+void am_call_after(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, uint32_t gate)
+{
+    am_request_t rq = {.kind = REQ_CALL,
+                       .op = (uint8_t)id,
+                       .counted = (uint8_t)am_counted(id),
+                       .gated = 1,
+                       .gate = gate,
+                       .raddr = raddr,
+                       .a = a,
+                       .b = b};
+    int quiet = !am_unreleased(rank), released = am.sent_total == am.released;
+    am_send(rank, &rq, NULL, 0, NULL);
+    /* A counted one (a ticket lock's release add) is the lock's, not a
+     * write a later release must complete: with nothing else left to
+     * rank, it leaves rank released. */
+    if (rq.counted && quiet) {
+        am.quiet[rank] = am.sent[rank];
+        if (released)
+            am.released = am.sent_total;
+    }
+}
+
+/* The fences to every target written to (for a release: every target
+ * am_unreleased) but except go out at once; then their answers are
+ * awaited together. */
+static void am_fence_all_but(int except, int release)
+{
+    am_flush_local_all();
+    for (int r = 0; r < rt.size; r++) {
+        if (r == except || am.sent[r] == am.fenced[r] || (release && !am_unreleased(r)))
+            continue;
+        am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[r]};
+        am.fence_slots[r] = (am_slot_t){0};
+        am_send(r, &rq, NULL, 0, &am.fence_slots[r]);
+        am.fenced[r] = (uint32_t)rq.a;
+    }
+    am_wait_replies();
+}
+
+void am_flush_all(void)
+{
+    if (am.net != NULL)
+        am_fence_all_but(-1, 0);
+}
+
+/* Nothing to fence if no counted request went out since the last release:
+ * a lock passed again and again without writes to another node sends
+ * nothing and scans no rank. */
+void am_release(void)
+{
+    if (am.net == NULL || am.sent_total == am.released)
+        return;
+    uint64_t upto = am.sent_total;
+    am_fence_all_but(-1, 1);
+    am.released = upto;
+}
+
+int am_written(int prefer)
+{
+    if (am.net == NULL || am.sent_total == am.released)
+        return -1;
+    if (am_unreleased(prefer))
+        return prefer;
+    for (int r = 0; r < rt.size; r++)
+        if (am_unreleased(r))
+            return r;
+    return -1;
+}
+
+/* The writes to via stay unfenced: the next release fences them (the
+ * message gated on them serves only the lock it passes). */
+uint32_t am_release_but(int via)
+{
+    if (am.net == NULL)
+        return 0;
+    if (am.sent_total == am.released)
+        return am.sent[via];
+    uint64_t upto = am.sent_total;
+    am_fence_all_but(via, 1);
+    if (!am_unreleased(via))
+        am.released = upto;
+    return am.sent[via];
+}
