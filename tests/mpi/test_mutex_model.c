@@ -46,7 +46,7 @@
 #define RING 64 /* sources of writes not waited on, kept until the unlock */
 #define BULK 32768 /* longs of a group's bulk block: 256 KiB, sent by rendezvous */
 
-static int me, np, ngroups, rounds = 200, counter_rounds = 1000, repeat = 1;
+static int me, np, ngroups, rounds = 200, counter_rounds = 500, repeat = 1;
 static unsigned long seed;
 static long **cells; /* per rank: ngroups blocks of BLOCK longs */
 static long **logs;  /* per rank: ngroups logs of 1 + loglen longs (length, tags) */
