@@ -61,16 +61,26 @@ void am_flush_all(void)
         am_fence_all_but(-1, 0);
 }
 
-/* Nothing to fence if no counted request went out since the last release:
- * a lock passed again and again without writes to another node sends
- * nothing and scans no rank. */
-void am_release(void)
+/* Fences every rank a release must complete but via (-1: none). Nothing
+ * to fence if no counted request went out since the last release: a lock
+ * passed again and again without writes to another node sends nothing and
+ * scans no rank. Writes left to via stay unfenced, for the next release to
+ * fence (the message gated on them serves only the lock it passes), so
+ * they keep the release from counting as complete. */
+static void am_release_except(int via)
 {
-    if (am.net == NULL || am.sent_total == am.released)
+    if (am.sent_total == am.released)
         return;
     uint64_t upto = am.sent_total;
-    am_fence_all_but(-1, 1);
-    am.released = upto;
+    am_fence_all_but(via, 1);
+    if (via < 0 || !am_unreleased(via))
+        am.released = upto;
+}
+
+void am_release(void)
+{
+    if (am.net != NULL)
+        am_release_except(-1);
 }
 
 int am_written(int prefer)
@@ -85,17 +95,10 @@ int am_written(int prefer)
     return -1;
 }
 
-/* The writes to via stay unfenced: the next release fences them (the
- * message gated on them serves only the lock it passes). */
 uint32_t am_release_but(int via)
 {
     if (am.net == NULL)
         return 0;
-    if (am.sent_total == am.released)
-        return am.sent[via];
-    uint64_t upto = am.sent_total;
-    am_fence_all_but(via, 1);
-    if (!am_unreleased(via))
-        am.released = upto;
+    am_release_except(via);
     return am.sent[via];
 }

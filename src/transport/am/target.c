@@ -77,20 +77,27 @@ static void am_reply(const am_request_t *rq, int64_t value)
         am_reply_send(rq, am_reply_new(rq, value, 0), 0);
 }
 
+/* Whether the counted requests from origin completed here have reached
+ * count (modulo 2^32): what a fence, a gated call and a gated push wait
+ * for. Read atomically: a waiting application thread reads it too. */
+static inline int am_done_reached(int origin, uint32_t count)
+{
+    return (int32_t)(__atomic_load_n(&am.done_from[origin], __ATOMIC_ACQUIRE) - count) >= 0;
+}
+
 /* A counted request is complete: op_done grows (and wakes a combined
  * barrier waiting for it), and the fences it satisfies are answered. */
 static void am_completed(const am_request_t *rq)
 {
     /* (read by an application thread waiting for a gated push) */
-    uint32_t done = am.done_from[rq->origin] + 1;
-    __atomic_store_n(&am.done_from[rq->origin], done, __ATOMIC_RELEASE);
+    __atomic_store_n(&am.done_from[rq->origin], am.done_from[rq->origin] + 1, __ATOMIC_RELEASE);
     waitword_add(&am.done, 1);
     if (rq->token == AM_ACK)
         rt_stat_inc(&rt.stats.flow_acks);
     am_reply(rq, 0);
     for (int i = 0; i < am.ndeferred; i++) {
         am_request_t *f = &am.deferred[i];
-        if (f->origin == rq->origin && (int32_t)(done - (uint32_t)f->a) >= 0) {
+        if (f->origin == rq->origin && am_done_reached(f->origin, (uint32_t)f->a)) {
             am_reply(f, 0);
             *f = am.deferred[--am.ndeferred];
             i--;
@@ -103,7 +110,7 @@ static void am_completed(const am_request_t *rq)
  * data by rendezvous). */
 static void am_fence(const am_request_t *rq)
 {
-    if ((int32_t)(am.done_from[rq->origin] - (uint32_t)rq->a) >= 0)
+    if (am_done_reached(rq->origin, (uint32_t)rq->a))
         am_reply(rq, 0);
     else
         am.deferred[am.ndeferred++] = *rq; /* one per origin at most */
@@ -121,7 +128,7 @@ void am_wait_done_from(int origin, uint32_t gate)
 {
     for (unsigned spins = 0;;) {
         uint32_t seen = atom_load_acquire(&am.done.value);
-        if ((int32_t)(__atomic_load_n(&am.done_from[origin], __ATOMIC_ACQUIRE) - gate) >= 0) {
+        if (am_done_reached(origin, gate)) {
             trace_word(TRACE_SEE, &am.done, seen);
             return;
         }
@@ -149,7 +156,7 @@ void *am_answer(am_target_t *t, size_t len)
  * sent before it have completed here. */
 static int am_call_try(const am_request_t *rq, am_target_t *t)
 {
-    if (rq->gated && (int32_t)(am.done_from[rq->origin] - rq->gate) < 0)
+    if (rq->gated && !am_done_reached(rq->origin, rq->gate))
         return 0;
     if (!handlers[rq->op].fn(t))
         return 0;
