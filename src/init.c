@@ -1,6 +1,7 @@
 /* reach_init and reach_finalize: the only file that calls into every
  * layer. Start-up goes bottom up (boot, the node's arenas, the network,
  * then the structures of the layers above), shut-down top down. */
+#include "base/serial.h"
 #include "base/state.h"
 #include "base/trace.h"
 #include "base/wait.h"
@@ -120,6 +121,7 @@ static int rt_init(int *argc, char ***argv, boot_comm_t *comm)
         return st;
     }
     wait_start_checks();
+    serial_start(rt.threads_multiple);
     return REACH_SUCCESS;
 }
 
@@ -145,6 +147,7 @@ int reach_initialized(void)
 
 int reach_finalize(void)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_finalize", "reach is not initialized");
     /* Nobody unmaps while a peer may still be working on its memory. */
@@ -166,6 +169,7 @@ int reach_finalize(void)
         seg_table_clear(&rt.peers[r].segs);
     shm_finalize();
     rt.initialized = 0;
+    serial_start(0);
     boot_finalize();
     return REACH_SUCCESS;
 }

@@ -1,14 +1,17 @@
 /* Collective and local allocation. */
+#include "base/serial.h"
 #include "core/mem.h"
 #include "core/group.h"
 
 int reach_malloc(size_t bytes, void *bases[])
 {
+    SERIAL_CALL(SERIAL_SYNC);
     return mem_alloc_collective("reach_malloc", &group_world, bytes, bases, 1);
 }
 
 int reach_free(void *base)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     return mem_free_collective("reach_free", &group_world, base, 1);
 }
 
@@ -16,6 +19,7 @@ int reach_free(void *base)
  * every transport can reach. */
 void *reach_malloc_local(size_t bytes)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     void *p = NULL;
     if (!rt.initialized) {
         rt_error(REACH_ERR_NOT_INIT, "reach_malloc_local", "reach is not initialized");
@@ -28,6 +32,7 @@ void *reach_malloc_local(size_t bytes)
 
 int reach_set_shm_limit(size_t bytes)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_set_shm_limit", "reach is not initialized");
     rt.cfg.shm_limit = bytes;
@@ -36,6 +41,7 @@ int reach_set_shm_limit(size_t bytes)
 
 int reach_free_local(void *ptr)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_free_local", "reach is not initialized");
     if (ptr == NULL)

@@ -1,9 +1,11 @@
 /* Typed remote atomics: 32- and 64-bit fetch-add, swap, compare-and-swap. */
+#include "base/serial.h"
 #include "core/rma.h"
 
 static inline int atomic_run(const char *call, int rank, void *dst, int width, amo_op_t op, int64_t a, int64_t b,
                              int64_t *old)
 {
+    SERIAL_CALL(SERIAL_DATA);
     int st = rma_check(call, rank, dst, (size_t)width);
     if (unlikely(st != REACH_SUCCESS))
         return st;

@@ -1,5 +1,6 @@
 /* Diagnostics: messages, the end of the job, status names, statistics and
  * the configuration's report. */
+#include "base/serial.h"
 #include "base/state.h"
 
 int reach_report(int status, const char *call, const char *msg)
@@ -49,6 +50,7 @@ const char *reach_path_name(reach_path_t path)
 
 int reach_stats_get(reach_stats_t *out)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_stats_get", "reach is not initialized");
     if (out == NULL)
@@ -59,6 +61,7 @@ int reach_stats_get(reach_stats_t *out)
 
 int reach_stats_reset(void)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_stats_reset", "reach is not initialized");
     stats_clear();

@@ -1,5 +1,6 @@
 /* Groups: argument checks, then core/group.c's groups and core/mem.c's
  * collective allocations over them. */
+#include "base/serial.h"
 #include "core/group.h"
 #include "core/mem.h"
 #include "boot/boot_mpi.h"
@@ -13,6 +14,7 @@ reach_group_t *reach_group_world(void)
 
 int reach_group_create(reach_group_t *parent, int n, const int *members, reach_group_t **out)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     const char *call = "reach_group_create";
     int st = group_check(call, parent);
     if (st != REACH_SUCCESS)
@@ -36,6 +38,7 @@ int reach_group_create(reach_group_t *parent, int n, const int *members, reach_g
 
 int reach_group_split(reach_group_t *parent, int color, int key, reach_group_t **out)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     const char *call = "reach_group_split";
     int st = group_check(call, parent);
     if (st == REACH_SUCCESS && out == NULL)
@@ -49,6 +52,7 @@ int reach_group_split(reach_group_t *parent, int color, int key, reach_group_t *
 
 int reach_group_dup(reach_group_t *parent, reach_group_t **out)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     const char *call = "reach_group_dup";
     int st = group_check(call, parent);
     if (st == REACH_SUCCESS && out == NULL)
@@ -60,6 +64,7 @@ int reach_group_dup(reach_group_t *parent, reach_group_t **out)
 
 int reach_group_free(reach_group_t *g)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     const char *call = "reach_group_free";
     int st = group_check(call, g);
     if (st == REACH_SUCCESS && g == &group_world)
@@ -93,12 +98,14 @@ int reach_group_world_rank(const reach_group_t *g, int rank)
 
 int reach_malloc_group(reach_group_t *g, size_t bytes, void *bases[])
 {
+    SERIAL_CALL(SERIAL_SYNC);
     int st = group_check("reach_malloc_group", g);
     return st != REACH_SUCCESS ? st : mem_alloc_collective("reach_malloc_group", g, bytes, bases, 1);
 }
 
 int reach_free_group(reach_group_t *g, void *base)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     int st = group_check("reach_free_group", g);
     return st != REACH_SUCCESS ? st : mem_free_collective("reach_free_group", g, base, 1);
 }

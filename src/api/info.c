@@ -1,4 +1,5 @@
 /* Who is where: ranks, nodes, and the transports that reach them. */
+#include "base/serial.h"
 #include "core/rma.h"
 #include "core/service.h"
 #include "base/trace.h"
@@ -65,6 +66,7 @@ const char *reach_transports(void)
 
 int reach_trace_mark(const char *label)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_trace_mark", "reach is not initialized");
     if (!label || !label[0] || strlen(label) >= CONFIG_STRING_MAX || strchr(label, '\n'))

@@ -1,5 +1,6 @@
 /* Strided and vector put, get and accumulate. Every remote range is checked
  * before any byte moves. */
+#include "base/serial.h"
 #include "base/acc.h"
 #include "base/request.h"
 #include "base/strided.h"
@@ -39,17 +40,20 @@ static int strided_run(const char *call, xfer_t op, reach_type_t t, const void *
 
 int reach_put_strided(const void *src, void *dst, const reach_strided_t *shape, int rank)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return strided_run("reach_put_strided", XFER_PUT, REACH_INT, NULL, src, dst, shape, rank, NULL);
 }
 
 int reach_get_strided(const void *src, void *dst, const reach_strided_t *shape, int rank)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return strided_run("reach_get_strided", XFER_GET, REACH_INT, NULL, src, dst, shape, rank, NULL);
 }
 
 int reach_acc_strided(reach_type_t type, const void *scale, const void *src, void *dst, const reach_strided_t *shape,
                       int rank)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return strided_run("reach_acc_strided", XFER_ACC, type, scale, src, dst, shape, rank, NULL);
 }
 
@@ -68,22 +72,26 @@ static int strided_nb(const char *call, xfer_t op, reach_type_t t, const void *s
 
 int reach_put_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank, reach_request_t *req)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return strided_nb("reach_put_strided_nb", XFER_PUT, REACH_INT, NULL, src, dst, shape, rank, req);
 }
 
 int reach_get_strided_nb(const void *src, void *dst, const reach_strided_t *shape, int rank, reach_request_t *req)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return strided_nb("reach_get_strided_nb", XFER_GET, REACH_INT, NULL, src, dst, shape, rank, req);
 }
 
 int reach_acc_strided_nb(reach_type_t type, const void *scale, const void *src, void *dst, const reach_strided_t *shape,
                          int rank, reach_request_t *req)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return strided_nb("reach_acc_strided_nb", XFER_ACC, type, scale, src, dst, shape, rank, req);
 }
 
 int reach_copy_strided(const void *src, void *dst, const reach_strided_t *shape)
 {
+    SERIAL_CALL(SERIAL_DATA);
     const char *call = "reach_copy_strided";
     reach_strided_t plan;
     size_t src_ext, dst_ext;
@@ -142,16 +150,19 @@ static int vector_run(const char *call, xfer_t op, reach_type_t t, const void *s
 
 int reach_put_vector(const reach_vector_t *v, size_t n, int rank)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return vector_run("reach_put_vector", XFER_PUT, REACH_INT, NULL, v, n, rank, NULL);
 }
 
 int reach_get_vector(const reach_vector_t *v, size_t n, int rank)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return vector_run("reach_get_vector", XFER_GET, REACH_INT, NULL, v, n, rank, NULL);
 }
 
 int reach_acc_vector(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return vector_run("reach_acc_vector", XFER_ACC, type, scale, v, n, rank, NULL);
 }
 
@@ -167,16 +178,19 @@ static int vector_nb(const char *call, xfer_t op, reach_type_t t, const void *sc
 
 int reach_put_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return vector_nb("reach_put_vector_nb", XFER_PUT, REACH_INT, NULL, v, n, rank, req);
 }
 
 int reach_get_vector_nb(const reach_vector_t *v, size_t n, int rank, reach_request_t *req)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return vector_nb("reach_get_vector_nb", XFER_GET, REACH_INT, NULL, v, n, rank, req);
 }
 
 int reach_acc_vector_nb(reach_type_t type, const void *scale, const reach_vector_t *v, size_t n, int rank,
                         reach_request_t *req)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return vector_nb("reach_acc_vector_nb", XFER_ACC, type, scale, v, n, rank, req);
 }

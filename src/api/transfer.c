@@ -1,4 +1,5 @@
 /* Contiguous put, get and accumulate, blocking and non-blocking. */
+#include "base/serial.h"
 #include "base/acc.h"
 #include "base/request.h"
 #include "core/rma.h"
@@ -24,6 +25,7 @@ static int put_checked(const char *call, const void *src, void *dst, size_t byte
 
 int reach_put(const void *src, void *dst, size_t bytes, int rank)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return put_checked("reach_put", src, dst, bytes, rank, NULL);
 }
 
@@ -45,6 +47,7 @@ static int get_checked(const char *call, const void *src, void *dst, size_t byte
 
 int reach_get(const void *src, void *dst, size_t bytes, int rank)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return get_checked("reach_get", src, dst, bytes, rank, NULL);
 }
 
@@ -66,6 +69,7 @@ static int acc_checked(const char *call, reach_type_t type, const void *scale, c
 
 int reach_acc(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes, int rank)
 {
+    SERIAL_CALL(SERIAL_DATA);
     return acc_checked("reach_acc", type, scale, src, dst, bytes, rank, NULL);
 }
 
@@ -75,6 +79,7 @@ int reach_acc(reach_type_t type, const void *scale, const void *src, void *dst, 
  * operation to the rank but a get complete it. */
 int reach_put_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req)
 {
+    SERIAL_CALL(SERIAL_DATA);
     uint64_t ticket = 0;
     int st = req_check("reach_put_nb", req);
     if (st == REACH_SUCCESS)
@@ -84,6 +89,7 @@ int reach_put_nb(const void *src, void *dst, size_t bytes, int rank, reach_reque
 
 int reach_get_nb(const void *src, void *dst, size_t bytes, int rank, reach_request_t *req)
 {
+    SERIAL_CALL(SERIAL_DATA);
     uint64_t ticket = 0;
     int st = req_check("reach_get_nb", req);
     if (st == REACH_SUCCESS)
@@ -94,6 +100,7 @@ int reach_get_nb(const void *src, void *dst, size_t bytes, int rank, reach_reque
 int reach_acc_nb(reach_type_t type, const void *scale, const void *src, void *dst, size_t bytes, int rank,
                  reach_request_t *req)
 {
+    SERIAL_CALL(SERIAL_DATA);
     uint64_t ticket = 0;
     int st = req_check("reach_acc_nb", req);
     if (st == REACH_SUCCESS)
@@ -120,6 +127,7 @@ static int req_rank(const reach_request_t *req)
 
 int reach_wait(reach_request_t *req)
 {
+    SERIAL_CALL(SERIAL_DATA);
     int st = req_valid("reach_wait", req);
     if (st == REACH_SUCCESS) {
         if (req_rank(req) >= 0)
@@ -131,6 +139,7 @@ int reach_wait(reach_request_t *req)
 
 int reach_test(reach_request_t *req, int *done)
 {
+    SERIAL_CALL(SERIAL_DATA);
     int st = req_valid("reach_test", req);
     if (st == REACH_SUCCESS && done == NULL)
         st = rt_error(REACH_ERR_ARG, "reach_test", "done is NULL");
@@ -144,6 +153,7 @@ int reach_test(reach_request_t *req, int *done)
 
 int reach_wait_all(void)
 {
+    SERIAL_CALL(SERIAL_DATA);
     if (!rt.initialized)
         return rt_error(REACH_ERR_NOT_INIT, "reach_wait_all", "reach is not initialized");
     rma_flush_local_all();
@@ -152,6 +162,7 @@ int reach_wait_all(void)
 
 int reach_wait_rank(int rank)
 {
+    SERIAL_CALL(SERIAL_DATA);
     int st = rt_check_rank("reach_wait_rank", rank);
     if (st == REACH_SUCCESS)
         rma_flush_local(rank);

@@ -15,8 +15,6 @@
 static reach_mutexes_t *armci_mutexes;
 
 _Thread_local const char *armci_current;
-int armci_serial;
-pthread_mutex_t armci_serial_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *armci_caller(void)
 {
@@ -79,9 +77,9 @@ ARMCI_ALIAS(ARMCI_Init_mpi_comm)
 
 /* ARMCI-MPI's threaded start-up: MPI, if it is not running yet, is started
  * at the level asked (and ended by ARMCI_Finalize); if it is, it must
- * provide that level. reach's own server thread never calls MPI. At
- * MPI_THREAD_MULTIPLE, the program's threads may call ARMCI at once, and
- * each call then holds the ARMCI lock (ARMCI_ENTRY). */
+ * provide that level. reach's own server thread never calls MPI. Whether
+ * the program's threads may call ARMCI at once follows MPI's level, as for
+ * ARMCI_Init (reach_init asks it). */
 static int armci_mpi_owned;
 
 static int armci_thread_start(int level)
@@ -100,7 +98,6 @@ static int armci_thread_start(int level)
     }
     if (provided < level)
         return armci_error(REACH_ERR_ARG, "MPI provides thread level %d, below the %d asked", provided, level);
-    __atomic_store_n(&armci_serial, level == MPI_THREAD_MULTIPLE, __ATOMIC_RELAXED);
     return REACH_SUCCESS;
 }
 
@@ -129,7 +126,6 @@ ARMCI_ALIAS(ARMCI_Initialized)
 int PARMCI_Finalize(void)
 {
     ARMCI_ENTRY();
-    __atomic_store_n(&armci_serial, 0, __ATOMIC_RELAXED);
     armci_mutexes = NULL; /* reach_finalize destroys every mutex set */
     armci_groups_reset();
     int st = reach_initialized() ? reach_finalize() : REACH_SUCCESS;

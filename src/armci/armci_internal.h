@@ -13,8 +13,6 @@
 #include "reach.h"
 #include "reach_mpi.h"
 
-#include <pthread.h>
-
 #define ARMCI_ALIAS(name) extern __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
 
 /* The first statement of every entry point that can fail: until the
@@ -24,40 +22,27 @@
  * parmci_notify its armci_notify); when an entry point calls another, the
  * outer one names the call.
  *
- * After ARMCI_Init_thread(MPI_THREAD_MULTIPLE), the outermost entry point
- * also holds the process's ARMCI lock until it returns: reach is used by one
- * thread at a time, so the program's threads may call ARMCI at once. A call
- * that waits (ARMCI_Lock, ARMCI_Barrier, a collective) holds it while it
- * waits. */
+ * Threads need nothing here: when MPI runs at MPI_THREAD_MULTIPLE, each
+ * reach call the ARMCI call makes holds reach's own call lock. */
 typedef struct armci_entry {
     const char *name; /* NULL: not the outermost entry point */
-    int locked;       /* it took armci_serial_lock */
 } armci_entry_t;
 #define ARMCI_ENTRY() armci_entry_t armci_entry_ __attribute__((cleanup(armci_leave), unused)) = armci_enter(__func__)
 /* The outermost entry point the thread is in; NULL outside them. reach asks
  * for it only when it reports a failure (reach_set_caller_hook). Initial-exec
  * TLS: one load relative to the thread pointer on every call. */
 extern _Thread_local const char *armci_current __attribute__((tls_model("initial-exec"), visibility("hidden")));
-/* Set from ARMCI_Init_thread(MPI_THREAD_MULTIPLE) to ARMCI_Finalize. */
-extern int armci_serial __attribute__((visibility("hidden")));
-extern pthread_mutex_t armci_serial_lock __attribute__((visibility("hidden")));
 static inline armci_entry_t armci_enter(const char *func)
 {
     if (armci_current != NULL)
-        return (armci_entry_t){NULL, 0};
-    int locked = __atomic_load_n(&armci_serial, __ATOMIC_RELAXED);
-    if (locked)
-        pthread_mutex_lock(&armci_serial_lock);
+        return (armci_entry_t){NULL};
     armci_current = func + (func[0] == 'P' || func[0] == 'p');
-    return (armci_entry_t){armci_current, locked};
+    return (armci_entry_t){armci_current};
 }
 static inline void armci_leave(const armci_entry_t *entered)
 {
-    if (entered->name == NULL)
-        return;
-    armci_current = NULL;
-    if (entered->locked)
-        pthread_mutex_unlock(&armci_serial_lock);
+    if (entered->name != NULL)
+        armci_current = NULL;
 }
 /* The name of the entry point the calling thread is in. */
 const char *armci_call(void) __attribute__((visibility("hidden")));

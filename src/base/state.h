@@ -45,6 +45,7 @@ typedef struct runtime {
     struct boot_comm *comm;      /* the job's ranks: a private duplicate (boot/boot.h) */
     struct boot_comm *node_comm; /* ranks sharing this node */
     int rank, size;
+    int threads_multiple; /* MPI runs at MPI_THREAD_MULTIPLE (base/serial.h) */
     int node_rank, node_size, node, node_count;
     int *node_peers; /* world ranks of this node, by node rank */
     peer_t *peers;   /* by world rank */

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-struct wait_state wait_now;
+_Thread_local struct wait_state wait_now;
 
 /* The description of a barrier wait, registered by the barrier. */
 static wait_describe_fn barrier_describe;

@@ -52,8 +52,8 @@ typedef struct wait_what {
     const _Atomic uint32_t *ahead_waits;
 } wait_what_t;
 
-/* What the application thread waits for now, and since when. */
-extern struct wait_state {
+/* What the calling thread waits for now, and since when. */
+extern _Thread_local struct wait_state {
     wait_what_t what;
     double since; /* 0 until the first tick of this wait */
     int reported;

@@ -23,6 +23,9 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
             return rt_error(REACH_ERR_SYSTEM, "reach_init", "MPI_Init failed");
         boot_mpi_owned = 1;
     }
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    rt.threads_multiple = level == MPI_THREAD_MULTIPLE;
     MPI_Comm dup;
     MPI_Comm_dup(comm != NULL ? boot_comm_mpi(comm) : MPI_COMM_WORLD, &dup);
     rt.comm = boot_comm_own(dup);

@@ -1,13 +1,16 @@
 /* ARMCI_Init_thread, as ARMCI-MPI defines it: without MPI running, it
  * starts MPI at the level asked (here MPI_THREAD_MULTIPLE) and
- * ARMCI_Finalize ends MPI; a level that is no MPI_THREAD_* is refused. At
- * MPI_THREAD_MULTIPLE the program's threads call ARMCI at once: THREADS
+ * ARMCI_Finalize ends MPI; a level that is no MPI_THREAD_* is refused. With
+ * "plain", the program starts MPI at MPI_THREAD_MULTIPLE itself and calls
+ * plain ARMCI_Init, as Global Arrays' GA_Initialize does: thread safety
+ * follows MPI's level all the same. At MPI_THREAD_MULTIPLE the program's
+ * threads call ARMCI at once: THREADS
  * threads per rank (the main one among them) each fetch-and-add, accumulate,
  * put (blocking and not) and get back at the right neighbour ROUNDS times,
  * and every sum, every slot and every fetched value is checked. With
  * "lower", the program starts MPI at MPI_THREAD_SINGLE itself, and
  * ARMCI_Init_thread refuses to run at MPI_THREAD_MULTIPLE on it.
- *   test_armci_thread [lower] */
+ *   test_armci_thread [lower | plain] */
 #include "../check.h"
 #include "armci.h"
 #include "reach.h"
@@ -75,8 +78,14 @@ int main(int argc, char **argv)
             printf("test_armci_thread lower: %s\n", check_failures ? "FAILED" : "passed");
         return check_failures != 0;
     }
-    CHECK(ARMCI_Init_thread(12345) == REACH_ERR_ARG);
-    CHECK(ARMCI_Init_thread(MPI_THREAD_MULTIPLE) == 0);
+    int plain = argc > 1 && strcmp(argv[1], "plain") == 0;
+    if (plain) {
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+        CHECK(ARMCI_Init() == 0);
+    } else {
+        CHECK(ARMCI_Init_thread(12345) == REACH_ERR_ARG);
+        CHECK(ARMCI_Init_thread(MPI_THREAD_MULTIPLE) == 0);
+    }
     MPI_Query_thread(&provided);
     CHECK_EQ_LL(provided, MPI_THREAD_MULTIPLE);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -105,8 +114,10 @@ int main(int argc, char **argv)
     free(ptr);
     CHECK(ARMCI_Finalize() == 0);
     MPI_Finalized(&fin);
-    CHECK(fin);   /* ARMCI started MPI, so ARMCI ended it */
+    CHECK(fin == !plain);   /* ARMCI ended MPI if it started it */
+    if (plain)
+        MPI_Finalize();
     if (me == 0)
-        printf("test_armci_thread: %s\n", check_failures ? "FAILED" : "passed");
+        printf("test_armci_thread%s: %s\n", plain ? " plain" : "", check_failures ? "FAILED" : "passed");
     return check_failures != 0;
 }

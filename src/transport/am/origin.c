@@ -2,6 +2,7 @@
  * flow control, fences, and the replies and pushes that come back. */
 #include "transport/am/am_internal.h"
 #include "base/acc.h"
+#include "base/serial.h"
 #include "base/trace.h"
 #include "base/wait.h"
 
@@ -69,6 +70,24 @@ void am_wait_req(void *req, const char *what, int rank)
         am_client_progress(&spins);
 }
 
+/* A step of a wait that a data call makes for its own request once issued
+ * whole (never between taking a transfer's entry in flight and entering
+ * it): the call lock may go meanwhile to the threads waiting for it
+ * (base/serial.h), whose requests then go out beside this one. */
+static void am_progress_yielding(unsigned *spins)
+{
+    serial_yield();
+    am_client_progress(spins);
+}
+
+/* A data call's wait for its own request. */
+static void am_wait_req_yielding(void *req, const char *what, int rank)
+{
+    unsigned spins = 0;
+    while (req && !am.net->test(req, what, rank))
+        am_progress_yielding(&spins);
+}
+
 /* Serves on every few polls from the first (a reply resets the count of
  * empty ones): in a GA_Sync every process fences at once, and each answer
  * waits for its target to serve. */
@@ -86,7 +105,7 @@ void am_wait_slot(am_slot_t *slot)
 {
     unsigned spins = 0;
     while (!slot->done)
-        am_client_progress(&spins);
+        am_progress_yielding(&spins);
 }
 
 static void am_wait_pending(int rank, int below)
@@ -142,6 +161,8 @@ static int am_flight_retire(int rank, uint64_t ticket)
     return 1;
 }
 
+static void am_complete_at(int rank, uint64_t ticket, int yield);
+
 /* The entry of rank's next transfer in flight: made at the first, and
  * with the oldest completed when the ring is full. */
 static struct am_flown *am_flight_next(int rank)
@@ -150,7 +171,7 @@ static struct am_flown *am_flight_next(int rank)
     if (!f->ring && !(f->ring = malloc(sizeof *f->ring * AM_FLIGHT_MAX)))
         rt_oom("non-blocking transfer", sizeof *f->ring * AM_FLIGHT_MAX);
     if (f->issued - f->done == AM_FLIGHT_MAX)
-        am_complete(rank, f->done + 1);
+        am_complete_at(rank, f->done + 1, 0);
     return &f->ring[f->issued % AM_FLIGHT_MAX];
 }
 
@@ -180,11 +201,21 @@ uint64_t am_flight_last(int rank)
     return f->issued > f->done ? f->issued : 0;
 }
 
-void am_complete(int rank, uint64_t ticket)
+/* Yields only between retirements: am_flown_done's own waits do not. */
+static void am_complete_at(int rank, uint64_t ticket, int yield)
 {
     unsigned spins = 0;
-    while (!am_flight_retire(rank, ticket))
-        am_client_progress(&spins);
+    while (!am_flight_retire(rank, ticket)) {
+        if (yield)
+            am_progress_yielding(&spins);
+        else
+            am_client_progress(&spins);
+    }
+}
+
+void am_complete(int rank, uint64_t ticket)
+{
+    am_complete_at(rank, ticket, 1);
 }
 
 int am_test(int rank, uint64_t ticket)
@@ -193,6 +224,7 @@ int am_test(int rank, uint64_t ticket)
         return 1;
     unsigned spins = 0;
     am_client_progress(&spins);
+    serial_yield();
     return am_flight_retire(rank, ticket);
 }
 
@@ -202,7 +234,7 @@ int am_test(int rank, uint64_t ticket)
 void am_flush_local(int rank)
 {
     if (am.flight[rank].issued > am.flight[rank].done)
-        am_complete(rank, UINT64_MAX);
+        am_complete_at(rank, UINT64_MAX, 0);
 }
 
 void am_flush_local_all(void)
@@ -273,7 +305,7 @@ void am_order(int rank)
 void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
     am_request_t rq = {.kind = REQ_PUT, .counted = 1, .raddr = raddr};
-    am_send(rank, &rq, src, bytes, NULL);
+    am_wait_req_yielding(am_send_nbx(rank, &rq, src, bytes, NULL), "send", rank);
 }
 
 /* The next request to rank (any kind, which keeps location consistency),
@@ -291,7 +323,7 @@ void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
     am_order(rank);
     am_client_sent();
-    am_wait_req(am.net->get(rank, dst, raddr, bytes), "get", rank);
+    am_wait_req_yielding(am.net->get(rank, dst, raddr, bytes), "get", rank);
 }
 
 /* Sees every write of this process to rank before it, like am_get. A
@@ -346,7 +378,8 @@ int64_t am_atomic(int rank, uintptr_t raddr, int width, int op, int64_t a, int64
                        .b = (uint64_t)b};
     am_slot_t slot = {0};
     rt_stat_inc(&rt.stats.remote_atomics);
-    am_request(rank, &rq, NULL, 0, &slot);
+    am_wait_req_yielding(am_send_nbx(rank, &rq, NULL, 0, &slot), "send", rank);
+    am_wait_slot(&slot);
     return slot.value;
 }
 
@@ -366,7 +399,7 @@ uint64_t am_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b)
     am_flush_local(rank); /* a get in flight reads what was there before */
     rt_stat_inc(&rt.stats.remote_atomics);
     am_client_sent();
-    am_wait_req(am.net->amo(rank, cas, &operand, &result, raddr), "atomic", rank);
+    am_wait_req_yielding(am.net->amo(rank, cas, &operand, &result, raddr), "atomic", rank);
     return result;
 }
 

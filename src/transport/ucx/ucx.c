@@ -32,7 +32,8 @@ static ucp_worker_h ux_from(int ep)
 
 static int ux_worker(net_worker_t w, unsigned id, ucp_am_recv_callback_t cb, unsigned id2, ucp_am_recv_callback_t cb2)
 {
-    ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE, .thread_mode = UCS_THREAD_MODE_SINGLE};
+    ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+                              .thread_mode = UCS_THREAD_MODE_SERIALIZED};
     if (ucp_worker_create(ux.ctx, &wp, &ux.worker[w]) != UCS_OK)
         return -1;
     ucp_am_handler_param_t hp = {
