@@ -66,6 +66,9 @@ void bench_sync(void);
 void bench_dgop(void);
 void bench_scatter_acc(void);
 void bench_dgemm(void);
+/* With --threads N (MPI at MPI_THREAD_MULTIPLE): 1, 2, 4 ... N threads. */
+#define MAX_THREADS 16
+void bench_threads(int most);
 
 /* mkdir -p */
 int make_dir(const char *dir);

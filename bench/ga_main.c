@@ -29,6 +29,17 @@
  *   scatter_acc     NGA_Scatter_acc of x elements at random places in the
  *                   whole array, by rank 0: µs per call.
  *   dgemm           GA_Dgemm of x-by-x distributed matrices, by all: ms.
+ *   threads_get,    with --threads N only (and then only these): ARMCI_Get
+ *   threads_acc     or ARMCI_Acc of 8 B by x = 1, 2, 4 ... N threads of
+ *                   rank 0 at once, each to its own double of rank 1's
+ *                   ARMCI_Malloc block: µs per operation of all the
+ *                   threads together (the accs' batch ends with
+ *                   ARMCI_Fence). MPI then runs at MPI_THREAD_MULTIPLE, and
+ *                   GA_Initialize is called as usual; the results are named
+ *                   IMPL-threads. ARMCI's calls, not GA's: Debian's Global
+ *                   Arrays is built without its thread safety
+ *                   (--enable-thread-safety), and its own handle table
+ *                   races under NGA_Get from several threads.
  * Processes that take no part in a figure wait in GA_Sync, as those of a GA
  * program would (ARMCI-MPI needs them to make MPI progress there). The
  * result of every operation is checked once after it has been timed; a
@@ -83,12 +94,14 @@ extern void openblas_set_num_threads(int threads) __attribute__((weak));
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ga-bench [--impl NAME] [--out DIR] [--quick] [--network]\n"
+            "usage: ga-bench [--impl NAME] [--out DIR] [--quick] [--network] [--threads N]\n"
             "  --impl NAME  the ARMCI library linked in, as the results name it (%s)\n"
             "  --out DIR    where to write ga-np<N>-<impl>.json (default reach-results)\n"
             "  --quick      7 samples and transfers up to 64 KiB (under 20 s)\n"
             "  --network    every process its own node: all traffic through the network\n"
             "               (REACH_NODE_SIZE=1, MPIR_CVAR_NOLOCAL=1); NAME gets \"-net\"\n"
+            "  --threads N  only ARMCI_Get and ARMCI_Acc from 1, 2, 4 ... N threads at once, under\n"
+            "               MPI_THREAD_MULTIPLE; NAME gets \"-threads\"\n"
             "  --help       this message\n",
             GA_BENCH_IMPL[0] ? "default " GA_BENCH_IMPL : "required");
 }
@@ -97,17 +110,24 @@ int main(int argc, char **argv)
 {
     const char *impl = GA_BENCH_IMPL[0] ? GA_BENCH_IMPL : NULL, *out = "reach-results";
     const char *bad = NULL; /* the first argument not understood */
-    int quick = 0, network = 0;
+    int quick = 0, network = 0, threads = 0;
     /* The network path is chosen before MPI starts: MPICH reads its
      * variables at MPI_Init, reach at ARMCI_Init. Both are set whichever
      * ARMCI is linked, so that MPI takes the same path in both builds. */
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc; i++) {
         network |= strcmp(argv[i], "--network") == 0;
+        if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+            threads = atoi(argv[i + 1]);
+    }
     if (network && (setenv("REACH_NODE_SIZE", "1", 1) != 0 || setenv("MPIR_CVAR_NOLOCAL", "1", 1) != 0)) {
         perror("ga-bench: setenv");
         return 2;
     }
-    MPI_Init(&argc, &argv);
+    int provided = MPI_THREAD_SINGLE;
+    if (threads > 0)
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &B.me);
     MPI_Comm_size(MPI_COMM_WORLD, &B.np);
     for (int i = 1; i < argc && !bad; i++) {
@@ -120,6 +140,8 @@ int main(int argc, char **argv)
             quick = 1;
         } else if (strcmp(argv[i], "--network") == 0) {
             continue; /* taken before MPI_Init */
+        } else if (strcmp(argv[i], "--threads") == 0 && threads >= 1 && threads <= MAX_THREADS) {
+            i++; /* taken before MPI_Init */
         } else if (strcmp(argv[i], "--impl") == 0 && i + 1 < argc && argv[i + 1][0]) {
             impl = argv[++i];
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc && argv[i + 1][0]) {
@@ -128,6 +150,8 @@ int main(int argc, char **argv)
             bad = argv[i];
         }
     }
+    if (threads > 0 && provided != MPI_THREAD_MULTIPLE)
+        bad = "--threads (MPI does not provide MPI_THREAD_MULTIPLE)";
     if (bad || !impl) {
         if (B.me == 0) {
             if (bad)
@@ -147,10 +171,8 @@ int main(int argc, char **argv)
     B.target = B.np > 1 ? 1 : 0;
 
     char named[256], path[4096], slug[256];
-    if (network) {
-        snprintf(named, sizeof named, "%s-net", impl);
-        impl = named;
-    }
+    snprintf(named, sizeof named, "%s%s%s", impl, network ? "-net" : "", threads ? "-threads" : "");
+    impl = named;
     size_t k = 0;
     for (; impl[k] && k < sizeof slug - 1; k++)
         slug[k] = isalnum((unsigned char)impl[k]) ? (char)tolower((unsigned char)impl[k]) : '-';
@@ -187,13 +209,17 @@ int main(int argc, char **argv)
         printf("%-12s %10s %12s %-5s %s\n", "operation", "size", "median", "unit", "[q1 - q3]");
         fflush(stdout);
     }
-    bench_transfers();
-    bench_read_inc();
-    bench_lock();
-    bench_sync();
-    bench_dgop();
-    bench_scatter_acc();
-    bench_dgemm();
+    if (threads) {
+        bench_threads(threads);
+    } else {
+        bench_transfers();
+        bench_read_inc();
+        bench_lock();
+        bench_sync();
+        bench_dgop();
+        bench_scatter_acc();
+        bench_dgemm();
+    }
 
     GA_Destroy(B.g_data);
     if (B.me == 0) {

@@ -4,10 +4,12 @@
 
 #include "ga_harness.h"
 
+#include <armci.h>
 #include <ga.h>
 #include <macdecls.h>
 #include <mpi.h>
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -488,4 +490,110 @@ void bench_dgemm(void)
         GA_Destroy(m.b);
         GA_Destroy(m.a);
     }
+}
+
+/* ---- ARMCI_Get and ARMCI_Acc from several threads of rank 0 at once ---- */
+
+struct thread_arg {
+    enum xfer op;
+    int threads;
+    double *there;          /* the target's doubles */
+    long iters;             /* each thread's operations in a batch */
+    long done[MAX_THREADS]; /* each thread's operations so far */
+    int bad[MAX_THREADS];   /* a get read what was not there */
+    double began[MAX_THREADS], ended[MAX_THREADS];
+    pthread_barrier_t start;
+};
+
+struct thread_self {
+    struct thread_arg *a;
+    int t;
+};
+
+/* Thread t gets or accumulates to the target's double t: its own, so that
+ * what it reads and adds can be checked. The gets run first, while every
+ * double is 0. */
+static void *thread_work(void *p)
+{
+    struct thread_self *self = p;
+    struct thread_arg *a = self->a;
+    double one = 1.0, got = -1, *at = &a->there[self->t];
+    pthread_barrier_wait(&a->start);
+    a->began[self->t] = now();
+    for (long i = 0; i < a->iters; i++) {
+        if (a->op == GET) {
+            ARMCI_Get(at, &got, sizeof got, B.target);
+            a->bad[self->t] |= got != 0;
+        } else {
+            ARMCI_Acc(ARMCI_ACC_DBL, &one, &one, at, sizeof one, B.target);
+        }
+    }
+    if (a->op == ACC)
+        ARMCI_Fence(B.target);
+    a->ended[self->t] = now();
+    a->done[self->t] += a->iters;
+    return NULL;
+}
+
+/* iters operations in all, shared out among the threads: from the first
+ * thread's start to the last one's end (each thread's accs end with
+ * ARMCI_Fence, as xfer_batch's with GA_Fence). */
+static double thread_batch(long iters, void *p)
+{
+    struct thread_arg *a = p;
+    pthread_t id[MAX_THREADS];
+    struct thread_self self[MAX_THREADS];
+    a->iters = (iters + a->threads - 1) / a->threads;
+    pthread_barrier_init(&a->start, NULL, (unsigned)a->threads + 1);
+    for (int t = 0; t < a->threads; t++) {
+        self[t] = (struct thread_self){a, t};
+        if (pthread_create(&id[t], NULL, thread_work, &self[t]) != 0)
+            fail("pthread_create failed");
+    }
+    pthread_barrier_wait(&a->start);
+    double first = 0, last = 0;
+    for (int t = 0; t < a->threads; t++) {
+        pthread_join(id[t], NULL);
+        first = t == 0 || a->began[t] < first ? a->began[t] : first;
+        last = a->ended[t] > last ? a->ended[t] : last;
+    }
+    pthread_barrier_destroy(&a->start);
+    return (last - first) * (double)iters / (double)(a->iters * a->threads);
+}
+
+void bench_threads(int most)
+{
+    void *bases[B.np];
+    long added[MAX_THREADS] = {0};
+    if (ARMCI_Malloc(bases, sizeof(double) * MAX_THREADS) != 0)
+        fail("ARMCI_Malloc failed");
+    memset(bases[B.me], 0, sizeof(double) * MAX_THREADS);
+    GA_Sync();
+    /* Batches long enough that the threads' start and the fences at the
+     * end are a small part of them. */
+    double batch = B.batch;
+    B.batch = batch > 20e-3 ? batch : 20e-3;
+    for (enum xfer op = GET; op <= ACC && B.me == 0; op += ACC - GET) {
+        for (int threads = 1; threads <= most; threads *= 2) {
+            struct thread_arg a = {.op = op, .threads = threads, .there = bases[B.target]};
+            double v[MAX_SAMPLES];
+            sample(thread_batch, &a, 0, v);
+            scale(v, 1e6);
+            char label[32];
+            snprintf(label, sizeof label, "%d thr", threads);
+            record(op == GET ? "threads_get" : "threads_acc", (size_t)threads, label, "us", v);
+            for (int t = 0; t < threads; t++) {
+                if (a.bad[t])
+                    fail("ARMCI_Get by thread %d of %d read what was not there", t, threads);
+                added[t] += op == ACC ? a.done[t] : 0;
+            }
+            ARMCI_Get(a.there, B.buf, sizeof(double) * MAX_THREADS, B.target);
+            for (int t = 0; t < MAX_THREADS; t++)
+                if (B.buf[t] != (double)added[t])
+                    fail("double %d is %g after %ld ARMCI_Acc of 1 by thread %d", t, B.buf[t], added[t], t);
+        }
+    }
+    B.batch = batch;
+    GA_Sync();
+    ARMCI_Free(bases[B.me]);
 }
