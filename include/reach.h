@@ -59,16 +59,17 @@ typedef enum reach_type {
  * Threads follow MPI's level (MPI_Query_thread at start-up). A program that
  * started MPI at MPI_THREAD_MULTIPLE may call reach from several threads at
  * once: each call holds a lock of the process until it returns, and a data
- * call (transfer, atomic, reach_wait/_test) lets the lock go to other
- * threads while it waits for the network, so their transfers are in flight
- * together. A synchronizing call (fence, barrier, mutex, counter,
+ * call (get, accumulate, reach_wait/_test; not a blocking put or an
+ * atomic) lets the lock go to other threads while it waits for the
+ * network, so their transfers are in flight together. A synchronizing call (fence, barrier, mutex, counter,
  * notification, window, collective, allocation) keeps the lock until it
  * returns: a thread must not wait there for what only another thread of
  * its process will do. A mutex is held by the process: two of its threads
  * must not hold the same mutex at once (the second lock fails,
  * REACH_ERR_MUTEX). Collective calls are made by one thread of each
- * process. Below MPI_THREAD_MULTIPLE no lock is taken, and the program
- * calls reach from one thread at a time. */
+ * process, and reach_finalize once the other threads have returned from
+ * reach. Below MPI_THREAD_MULTIPLE no lock is taken, and the program calls
+ * reach from one thread at a time. */
 REACH_API int reach_init(int *argc, char ***argv);
 /* Collective. Releases every allocation, mutex set and mapping; finalizes
  * MPI if reach_init initialized it. */

@@ -56,6 +56,7 @@ int reach_node_rank(int node, int i)
 
 const char *reach_transports(void)
 {
+    SERIAL_CALL(SERIAL_SYNC);
     static char line[320];
     snprintf(line, sizeof line,
              "shm (memfd arenas, CPU atomics, futex waits) within a node; %s: RMA, active messages to "

@@ -2,6 +2,7 @@
  * armci.h); locality domains; the ARMCIX extensions. */
 #include "armci_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 /* What a handle stands for: a group of this process, or one that it is not
@@ -17,10 +18,14 @@ typedef struct {
     int freed;
 } armci_record_t;
 
-/* Record 0 is the world; a slot whose members is NULL is free. */
+/* Record 0 is the world; a slot whose members is NULL is free. The table
+ * moves as it grows: it is read and written under groups_lock, and a
+ * caller keeps a copy of a record, whose arrays stay in place. (Threads may
+ * look groups up while one of them makes a group.) */
 static armci_record_t *table;
 static int table_len;
 static int default_record;
+static pthread_mutex_t groups_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The group of no members: a freed handle, or a split that leaves this
  * process out. */
@@ -29,6 +34,7 @@ static const ARMCI_Group armci_no_group = {.comm = MPI_COMM_NULL, .noncoll_pgrou
 /* The groups the program did not free are released with the rest. */
 void armci_groups_reset(void)
 {
+    pthread_mutex_lock(&groups_lock);
     for (int i = 0; i < table_len; i++) {
         if (i > 0 && table[i].group != NULL)
             reach_group_free(table[i].group);
@@ -39,6 +45,7 @@ void armci_groups_reset(void)
     table = NULL;
     table_len = 0;
     default_record = 0;
+    pthread_mutex_unlock(&groups_lock);
 }
 
 static void *armci_alloc(size_t bytes)
@@ -50,8 +57,8 @@ static void *armci_alloc(size_t bytes)
 }
 
 /* A record for g, or for the n members (job-wide ranks, taken over) of a
- * group this process is not in; its index. */
-static int armci_record_add(reach_group_t *g, int n, int *members)
+ * group this process is not in; its index. Under groups_lock. */
+static int armci_record_add_locked(reach_group_t *g, int n, int *members)
 {
     int i = 0;
     while (i < table_len && table[i].members != NULL)
@@ -83,22 +90,23 @@ static int armci_record_add(reach_group_t *g, int n, int *members)
 }
 
 /* The world's record exists once reach has started; an error (after a
- * message) before. */
-static int armci_groups_ready(void)
+ * message) before. Under groups_lock. */
+static int armci_groups_ready_locked(void)
 {
     if (!reach_initialized())
         return armci_error(REACH_ERR_NOT_INIT, "ARMCI is not initialized");
     if (table_len == 0)
-        armci_record_add(reach_group_world(), 0, NULL);
+        armci_record_add_locked(reach_group_world(), 0, NULL);
     return REACH_SUCCESS;
 }
 
 /* The index of the record *group names, or -1 for the group of no members;
- * an error (after a message) if it is no handle of this process. */
-static int armci_record(const ARMCI_Group *group, int *index)
+ * an error (after a message) if it is no handle of this process. Under
+ * groups_lock. */
+static int armci_record_locked(const ARMCI_Group *group, int *index)
 {
     *index = -1;
-    int st = armci_groups_ready();
+    int st = armci_groups_ready_locked();
     if (st != REACH_SUCCESS)
         return st;
     if (group == NULL)
@@ -119,14 +127,48 @@ static int armci_record(const ARMCI_Group *group, int *index)
                        group->size, group->rank);
 }
 
-/* Fills *out for record i (-1: the group of no members). */
-static void armci_handle_fill(int i, ARMCI_Group *out)
+static int armci_record_add(reach_group_t *g, int n, int *members)
 {
-    if (i < 0) {
+    pthread_mutex_lock(&groups_lock);
+    int i = armci_record_add_locked(g, n, members);
+    pthread_mutex_unlock(&groups_lock);
+    return i;
+}
+
+/* A copy of the record *group names, all zero for the group of no members
+ * (*index -1); an error (after a message) as armci_record_locked's. */
+static int armci_record(const ARMCI_Group *group, armci_record_t *copy, int *index)
+{
+    pthread_mutex_lock(&groups_lock);
+    int i, st = armci_record_locked(group, &i);
+    *copy = st == REACH_SUCCESS && i >= 0 ? table[i] : (armci_record_t){0};
+    pthread_mutex_unlock(&groups_lock);
+    *index = i;
+    return st;
+}
+
+/* Record i, default_record if i is ARMCI_DEFAULT: its index (-1 and an
+ * error, after a message, before start-up) and a copy. */
+enum { ARMCI_DEFAULT = -2 };
+static int armci_record_at(int i, armci_record_t *copy)
+{
+    pthread_mutex_lock(&groups_lock);
+    int st = armci_groups_ready_locked();
+    if (i == ARMCI_DEFAULT)
+        i = default_record;
+    *copy = st == REACH_SUCCESS ? table[i] : (armci_record_t){0};
+    pthread_mutex_unlock(&groups_lock);
+    return st == REACH_SUCCESS ? i : -1;
+}
+
+/* Fills *out for a copy of a record (members NULL: the group of no
+ * members). */
+static void armci_handle_fill(const armci_record_t *r, ARMCI_Group *out)
+{
+    if (r->members == NULL) {
         *out = armci_no_group;
         return;
     }
-    const armci_record_t *r = &table[i];
     *out = (ARMCI_Group){.comm = r->group ? reach_group_comm(r->group) : MPI_COMM_NULL,
                          .noncoll_pgroup_comm = MPI_COMM_NULL,
                          .grp_to_abs = r->members,
@@ -135,19 +177,31 @@ static void armci_handle_fill(int i, ARMCI_Group *out)
                          .size = r->size};
 }
 
+/* The handle of a record just made (i), or of the group of no members
+ * (i -1). */
+static void armci_handle_of(int i, ARMCI_Group *out)
+{
+    armci_record_t r = {0};
+    if (i >= 0)
+        armci_record_at(i, &r);
+    armci_handle_fill(&r, out);
+}
+
 reach_group_t *armci_group(const ARMCI_Group *group)
 {
+    armci_record_t r;
     int i;
-    if (armci_record(group, &i) != REACH_SUCCESS)
+    if (armci_record(group, &r, &i) != REACH_SUCCESS)
         return NULL;
-    if (i < 0 || table[i].group == NULL)
+    if (r.group == NULL)
         armci_error(REACH_ERR_HANDLE, "this process is not a member of the group");
-    return i < 0 ? NULL : table[i].group;
+    return r.group;
 }
 
 reach_group_t *armci_default_group(void)
 {
-    return armci_groups_ready() == REACH_SUCCESS ? table[default_record].group : NULL;
+    armci_record_t r;
+    return armci_record_at(ARMCI_DEFAULT, &r) >= 0 ? r.group : NULL;
 }
 
 /* A process outside the new group gets a handle too, which knows the
@@ -163,7 +217,7 @@ void PARMCI_Group_create_child(int n, int *pid_list, ARMCI_Group *group_out, ARM
         for (int i = 0; i < n; i++)
             members[i] = reach_group_world_rank(p, pid_list[i]);
     }
-    armci_handle_fill(g || members ? armci_record_add(g, n, members) : -1, group_out);
+    armci_handle_of(g || members ? armci_record_add(g, n, members) : -1, group_out);
 }
 ARMCI_ALIAS(ARMCI_Group_create_child)
 
@@ -176,20 +230,29 @@ void PARMCI_Group_create(int n, int *pid_list, ARMCI_Group *group_out)
 }
 ARMCI_ALIAS(ARMCI_Group_create)
 
-/* The world's handle is not freed (another call gets it again). */
+/* The world's handle is not freed (another call gets it again). The
+ * record is marked freed under the lock; the group is freed (a collective
+ * call) outside it. */
 void PARMCI_Group_free(ARMCI_Group *group)
 {
     ARMCI_ENTRY();
     int i;
-    armci_check(armci_record(group, &i));
+    reach_group_t *g = NULL;
+    pthread_mutex_lock(&groups_lock);
+    int st = armci_record_locked(group, &i);
+    if (st == REACH_SUCCESS && i > 0) {
+        g = table[i].group;
+        free(table[i].inverse);
+        table[i] = (armci_record_t){.members = table[i].members, .freed = 1};
+        if (default_record == i)
+            default_record = 0;
+    }
+    pthread_mutex_unlock(&groups_lock);
+    armci_check(st);
     if (i <= 0)
         return;
-    if (table[i].group != NULL)
-        armci_check(reach_group_free(table[i].group));
-    free(table[i].inverse);
-    table[i] = (armci_record_t){.members = table[i].members, .freed = 1};
-    if (default_record == i)
-        default_record = 0;
+    if (g != NULL)
+        armci_check(reach_group_free(g));
     *group = armci_no_group;
 }
 ARMCI_ALIAS(ARMCI_Group_free)
@@ -198,9 +261,10 @@ ARMCI_ALIAS(ARMCI_Group_free)
 int PARMCI_Group_rank(ARMCI_Group *group, int *rank)
 {
     ARMCI_ENTRY();
-    int i, st = armci_record(group, &i);
+    armci_record_t r;
+    int i, st = armci_record(group, &r, &i);
     if (st == REACH_SUCCESS)
-        *rank = i >= 0 && table[i].group ? reach_group_rank(table[i].group) : -1;
+        *rank = r.group ? reach_group_rank(r.group) : -1;
     return st;
 }
 ARMCI_ALIAS(ARMCI_Group_rank)
@@ -208,51 +272,58 @@ ARMCI_ALIAS(ARMCI_Group_rank)
 void PARMCI_Group_size(ARMCI_Group *group, int *size)
 {
     ARMCI_ENTRY();
+    armci_record_t r;
     int i;
-    armci_check(armci_record(group, &i));
-    *size = i >= 0 ? table[i].size : 0;
+    armci_check(armci_record(group, &r, &i));
+    *size = r.size;
 }
 ARMCI_ALIAS(ARMCI_Group_size)
 
 void PARMCI_Group_set_default(ARMCI_Group *group)
 {
     ARMCI_ENTRY();
-    int i, st = armci_record(group, &i);
+    int i;
+    pthread_mutex_lock(&groups_lock);
+    int st = armci_record_locked(group, &i);
     if (st == REACH_SUCCESS && (i < 0 || table[i].group == NULL))
         st = armci_error(REACH_ERR_HANDLE, "this process is not a member of the group");
+    if (st == REACH_SUCCESS)
+        default_record = i;
+    pthread_mutex_unlock(&groups_lock);
     armci_check(st);
-    default_record = i;
 }
 ARMCI_ALIAS(ARMCI_Group_set_default)
 
 void PARMCI_Group_get_default(ARMCI_Group *group_out)
 {
     ARMCI_ENTRY();
-    armci_check(armci_groups_ready());
-    armci_handle_fill(default_record, group_out);
+    armci_record_t r;
+    armci_check(armci_record_at(ARMCI_DEFAULT, &r) >= 0 ? REACH_SUCCESS : REACH_ERR_NOT_INIT);
+    armci_handle_fill(&r, group_out);
 }
 ARMCI_ALIAS(ARMCI_Group_get_default)
 
 void PARMCI_Group_get_world(ARMCI_Group *group_out)
 {
     ARMCI_ENTRY();
-    armci_check(armci_groups_ready());
-    armci_handle_fill(0, group_out);
+    armci_record_t r;
+    armci_check(armci_record_at(0, &r) >= 0 ? REACH_SUCCESS : REACH_ERR_NOT_INIT);
+    armci_handle_fill(&r, group_out);
 }
 ARMCI_ALIAS(ARMCI_Group_get_world)
 
 int PARMCI_Absolute_id(ARMCI_Group *group, int group_rank)
 {
     ARMCI_ENTRY();
+    armci_record_t r;
     int i;
-    if (armci_record(group, &i) != REACH_SUCCESS)
+    if (armci_record(group, &r, &i) != REACH_SUCCESS)
         return -1;
-    int size = i >= 0 ? table[i].size : 0;
-    if (group_rank < 0 || group_rank >= size) {
-        armci_error(REACH_ERR_RANK, "rank %d is out of range [0, %d)", group_rank, size);
+    if (group_rank < 0 || group_rank >= r.size) {
+        armci_error(REACH_ERR_RANK, "rank %d is out of range [0, %d)", group_rank, r.size);
         return -1;
     }
-    return table[i].members[group_rank];
+    return r.members[group_rank];
 }
 ARMCI_ALIAS(ARMCI_Absolute_id)
 
@@ -260,10 +331,11 @@ ARMCI_ALIAS(ARMCI_Absolute_id)
 MPI_Comm armci_group_comm(ARMCI_Group *group)
 {
     ARMCI_ENTRY();
+    armci_record_t r;
     int i;
-    if (armci_record(group, &i) != REACH_SUCCESS || i < 0 || table[i].group == NULL)
+    if (armci_record(group, &r, &i) != REACH_SUCCESS || r.group == NULL)
         return MPI_COMM_NULL;
-    return reach_group_comm(table[i].group);
+    return reach_group_comm(r.group);
 }
 
 /* ---- locality domains ------------------------------------------------------ */
@@ -321,7 +393,7 @@ int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key, ARMCI_Group *new
     reach_group_t *p = armci_group(parent), *g = NULL;
     int st = p ? reach_group_split(p, color, key, &g) : REACH_ERR_HANDLE;
     if (st == REACH_SUCCESS)
-        armci_handle_fill(g ? armci_record_add(g, 0, NULL) : -1, new_group);
+        armci_handle_of(g ? armci_record_add(g, 0, NULL) : -1, new_group);
     return st;
 }
 
@@ -331,7 +403,7 @@ int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group)
     reach_group_t *p = armci_group(parent), *g = NULL;
     int st = p ? reach_group_dup(p, &g) : REACH_ERR_HANDLE;
     if (st == REACH_SUCCESS)
-        armci_handle_fill(g ? armci_record_add(g, 0, NULL) : -1, new_group);
+        armci_handle_of(g ? armci_record_add(g, 0, NULL) : -1, new_group);
     return st;
 }
 

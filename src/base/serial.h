@@ -6,8 +6,8 @@
  * would without threads. Below MPI_THREAD_MULTIPLE the lock is never
  * taken: the test of serial_on is all it costs.
  *
- * A data call (transfer, atomic, completion of a request) that waits for
- * the network lets the lock go to the threads waiting for it
+ * A data call (a get, an accumulate, the completion of a request) that
+ * waits for the network lets the lock go to the threads waiting for it
  * (serial_yield), at points where it holds no half-made state, and takes
  * it back after: their requests go out beside its own, and each thread
  * that holds the lock progresses the network for all of them. A

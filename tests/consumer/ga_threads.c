@@ -44,6 +44,8 @@ int main(int argc, char **argv)
     if (!MA_init(C_DBL, 100000, 100000))
         GA_Error("MA_init failed", 0);
     int me = GA_Nodeid(), np = GA_Nnodes(), rounds = argc > 1 ? atoi(argv[1]) : 20;
+    gc_begin("MPI provides MPI_THREAD_MULTIPLE");
+    gc_int(0, MPI_THREAD_MULTIPLE, provided);
     int dims[2] = {N, N}, nlog = np * THREADS * rounds, one = 1;
     int rows = NGA_Create(C_DBL, 2, dims, "ga_threads rows", NULL);
     int sums = NGA_Create(C_DBL, 2, dims, "ga_threads sums", NULL);
@@ -58,9 +60,11 @@ int main(int argc, char **argv)
     GA_Sync();
 
     long bad_rows[THREADS] = {0}, bad_fetch[THREADS] = {0};
-    omp_set_num_threads(THREADS);
-#pragma omp parallel
+    int team = 0;
+#pragma omp parallel num_threads(THREADS)
     {
+#pragma omp single
+        team = omp_get_num_threads();
         int t = omp_get_thread_num(), owner = me * THREADS + t, ld = N, zero = 0;
         double buf[N], add[N], scale = 1.0;
         for (int j = 0; j < N; j++)
@@ -101,13 +105,15 @@ int main(int argc, char **argv)
         }
     }
 
+    gc_begin("OpenMP gives %d threads", THREADS);
+    gc_int(0, THREADS, team);
     for (int t = 0; t < THREADS; t++) {
         gc_begin("rows got back by thread %d", t);
         gc_int(t, 0, bad_rows[t]);
         gc_begin("Read_inc values in range, thread %d", t);
         gc_int(t, 0, bad_fetch[t]);
     }
-    /* The accumulated rows: every thread of every process added each row
+    /* The accumulated rows: one thread of every process added each row
      * once a round. */
     GA_Sync();
     double *s = malloc(sizeof(double) * N * N);

@@ -13,6 +13,11 @@
  * - Every thread of every rank adds to shared words (fetch-and-add, 32
  *   and 64 bits) and a shared row (accumulate): what one thread fetches
  *   only grows, and the totals come out exact at the end.
+ * - Each thread owns a block of BIG bytes at every rank too, put whole
+ *   (by rendezvous through the network) and read back.
+ * - Meanwhile synchronizing calls run beside the data calls: any thread
+ *   fences a rank or all of them, and thread 0 of every rank enters a
+ *   barrier every BARRIER_EVERY rounds.
  *
  * At the end, after a barrier, each region is read once more and the
  * shared totals are compared with what every thread says it added.
@@ -25,7 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
-enum { THREADS = 4, SLOTS = 48, ROW = 8, MAXP = 64 };
+enum { THREADS = 4, SLOTS = 48, ROW = 8, MAXP = 64, BIG = 32768, BARRIER_EVERY = 100 };
 
 /* What thread t of rank o owns at every rank. */
 typedef struct {
@@ -38,7 +43,7 @@ typedef struct {
     int64_t count64; /* shared fetch-and-add */
     int32_t count32, pad;
     double shared[ROW]; /* shared accumulates */
-    owned_t own[];      /* [origin rank * THREADS + thread] */
+    owned_t own[];      /* [origin rank * THREADS + thread], then the big blocks */
 } block_t;
 
 static void **base;
@@ -51,10 +56,20 @@ static owned_t *owned_at(int rank, int t)
     return &((block_t *)base[rank])->own[me * THREADS + t];
 }
 
+/* Thread t's big block at rank. */
+static int64_t *big_at(int rank, int t)
+{
+    char *big = (char *)&((block_t *)base[rank])->own[np * THREADS];
+    return (int64_t *)(big + (size_t)(me * THREADS + t) * BIG);
+}
+
 typedef struct {
     int t;
     uint64_t rng;
     owned_t model[MAXP];
+    int64_t big_seed[MAXP]; /* the big block at each rank holds seed + i */
+    int64_t fetched[MAXP];  /* the last value fetch-and-add gave at each rank */
+    int64_t src[BIG / 8], back[BIG / 8];
 } thread_t;
 
 static uint64_t next(thread_t *th)
@@ -76,6 +91,18 @@ static reach_strided_t every_other(void)
     s.src_stride[0] = s.dst_stride[0] = 16;
     s.src_stride[1] = s.dst_stride[1] = 64;
     return s;
+}
+
+/* Reads thread th's big block at rank back and checks it. */
+static void check_big(thread_t *th, int rank)
+{
+    CHECK(reach_get(big_at(rank, th->t), th->back, BIG, rank) == REACH_SUCCESS);
+    int64_t seed = th->big_seed[rank];
+    for (int i = 0; i < BIG / 8; i++)
+        if (th->back[i] != (seed ? seed + i : 0)) {
+            CHECK_EQ_LL(th->back[i], seed ? seed + i : 0);
+            break;
+        }
 }
 
 /* Reads thread th's region at rank back by a random form and checks it. */
@@ -134,7 +161,7 @@ static void one_op(thread_t *th, int round)
         rowv[j] = (double)(j + 1);
     reach_request_t rq;
     int k = (int)(next(th) % SLOTS);
-    switch (next(th) % 11) {
+    switch (next(th) % 14) {
     case 0: /* put of one slot */
         CHECK(reach_put(&v, &there->slot[k], 8, rank) == REACH_SUCCESS);
         m->slot[k] = v;
@@ -212,7 +239,8 @@ static void one_op(thread_t *th, int round)
         int64_t o64 = -1;
         int32_t o32 = -1;
         CHECK(reach_fetch_add_i64(&blk->count64, 3, &o64, rank) == REACH_SUCCESS);
-        CHECK(o64 >= 0 && o64 % 3 == 0);
+        CHECK(o64 > th->fetched[rank] && o64 % 3 == 0); /* only adds: it grows */
+        th->fetched[rank] = o64;
         CHECK(reach_fetch_add_i32(&blk->count32, 1, &o32, rank) == REACH_SUCCESS);
         CHECK(o32 >= 0);
         added64[t][rank] += 3;
@@ -223,6 +251,17 @@ static void one_op(thread_t *th, int round)
         CHECK(reach_acc(REACH_DOUBLE, &one, rowv, blk->shared, sizeof rowv, rank) == REACH_SUCCESS);
         addedrow[t][rank]++;
         break;
+    case 10: /* the big block, put whole, and now and then read back */
+        for (int i = 0; i < BIG / 8; i++)
+            th->src[i] = v + 1 + i; /* (seed 0: never put) */
+        CHECK(reach_put(th->src, big_at(rank, t), BIG, rank) == REACH_SUCCESS);
+        th->big_seed[rank] = v + 1;
+        if (round % 4 == 0)
+            check_big(th, rank);
+        break;
+    case 11: /* a fence beside the other threads' transfers */
+        CHECK((round & 1 ? reach_fence(rank) : reach_fence_all()) == REACH_SUCCESS);
+        break;
     default: check_region(th, rank); break;
     }
 }
@@ -230,8 +269,11 @@ static void one_op(thread_t *th, int round)
 static void *work(void *arg)
 {
     thread_t *th = arg;
-    for (int i = 0; i < rounds; i++)
+    for (int i = 0; i < rounds; i++) {
         one_op(th, i);
+        if (th->t == 0 && i % BARRIER_EVERY == BARRIER_EVERY - 1)
+            CHECK(reach_barrier() == REACH_SUCCESS);
+    }
     return NULL;
 }
 
@@ -247,7 +289,7 @@ int main(int argc, char **argv)
     np = reach_size();
     CHECK(np <= MAXP);
     base = malloc(sizeof(void *) * (size_t)np);
-    size_t bytes = sizeof(block_t) + sizeof(owned_t) * (size_t)np * THREADS;
+    size_t bytes = sizeof(block_t) + (sizeof(owned_t) + BIG) * (size_t)np * THREADS;
     CHECK(reach_malloc(bytes, base) == REACH_SUCCESS);
     memset(base[me], 0, bytes);
     CHECK(reach_barrier() == REACH_SUCCESS);
@@ -256,6 +298,8 @@ int main(int argc, char **argv)
     pthread_t id[THREADS];
     for (int t = 0; t < THREADS; t++) {
         th[t].t = t;
+        for (int r = 0; r < np; r++)
+            th[t].fetched[r] = -1;
         th[t].rng = 0x9e3779b97f4a7c15ull * (uint64_t)(me * THREADS + t + 1);
         if (t > 0)
             CHECK(pthread_create(&id[t], NULL, work, &th[t]) == 0);
@@ -266,8 +310,10 @@ int main(int argc, char **argv)
     CHECK(reach_barrier() == REACH_SUCCESS);
 
     for (int t = 0; t < THREADS; t++)
-        for (int r = 0; r < np; r++)
+        for (int r = 0; r < np; r++) {
             check_region(&th[t], r);
+            check_big(&th[t], r);
+        }
     /* The shared totals at each rank, from what every thread added. */
     int64_t add[3][MAXP] = {{0}}, total[3][MAXP];
     for (int t = 0; t < THREADS; t++)
