@@ -78,10 +78,11 @@ void am_wait_req(void *req, const char *what, int rank)
  * that another thread runs meanwhile counts it, and completes only the
  * flights, so its send, which a rendezvous must progress, would wait for
  * this thread. Not for a reply (am_wait_slot: a fence before a get, an
- * atomic): over libfabric, other threads' 32 KiB puts and gets to the same
- * rank meanwhile made a get after a fence read a block as it was before
- * the thread's own last put (test_threads, 4 of 5 runs at 4 processes);
- * the cause is not found. */
+ * atomic): a target keeps one deferred fence per origin (am.deferred, as
+ * many as ranks), so one origin's fences must not be in flight to it from
+ * several threads at once. (They were, and overflowed it: over libfabric,
+ * where 32 KiB puts complete late, a get after its fence read a block as
+ * it was before the thread's own last put.) */
 static void am_progress_yielding(unsigned *spins)
 {
     serial_yield();
