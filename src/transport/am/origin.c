@@ -407,7 +407,7 @@ uint64_t am_amo(int rank, uintptr_t raddr, int cas, uint64_t a, uint64_t b)
     am_flush_local(rank); /* a get in flight reads what was there before */
     rt_stat_inc(&rt.stats.remote_atomics);
     am_client_sent();
-    am_wait_req_yielding(am.net->amo(rank, cas, &operand, &result, raddr), "atomic", rank);
+    am_wait_req(am.net->amo(rank, cas, &operand, &result, raddr), "atomic", rank);
     return result;
 }
 
