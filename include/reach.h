@@ -499,6 +499,7 @@ typedef struct reach_stats {
     uint64_t flow_acks;      /* of those: acks the server sent to bound the writes in flight */
     uint64_t remote_atomics; /* read-modify-writes done at another node */
     uint64_t server_wakeups; /* times the server thread woke from sleep */
+    uint64_t wait_timeouts;  /* of blocking_waits: sleeps that ended on their time limit, not on their event */
 } reach_stats_t;
 
 REACH_API int reach_stats_get(reach_stats_t *out);

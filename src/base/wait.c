@@ -4,10 +4,16 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 _Thread_local struct wait_state wait_now;
+_Thread_local int wait_contended;
+/* This thread's involuntary context switches when it last looked, and
+ * when it last found that they had grown. */
+static _Thread_local long wait_preemptions;
+static _Thread_local double wait_preempted_at;
 
 /* The description of a barrier wait, registered by the barrier. */
 static wait_describe_fn barrier_describe;
@@ -206,11 +212,33 @@ static void wait_describe(char *buf, size_t len)
     }
 }
 
+/* Whether this thread has been preempted lately (wait_spins). */
+static void wait_look_at_core(double now)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return;
+    if (ru.ru_nivcsw != wait_preemptions) {
+        wait_preemptions = ru.ru_nivcsw;
+        wait_preempted_at = now;
+        wait_contended = 1;
+    } else if (now - wait_preempted_at >= WAIT_CONTENDED_MS * 1e-3) {
+        wait_contended = 0;
+    }
+}
+
+void wait_woke(int timed_out)
+{
+    if (timed_out)
+        rt_stat_inc(&rt.stats.wait_timeouts);
+}
+
 void wait_tick(void)
 {
+    double now = wait_clock();
+    wait_look_at_core(now);
     if (rt_on_server)
         return;
-    double now = wait_clock();
     if (wait_now.since == 0) {
         wait_now.since = now;
     } else if (wait_now.what.kind != WAIT_NONE && !wait_now.reported && rt.cfg.wait_report > 0 &&

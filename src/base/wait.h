@@ -32,6 +32,31 @@
 /* The longest a waiting process sleeps before it looks again. */
 #define WAIT_SLEEP_MS 100
 
+/* How long a wait spins before it sleeps. A spin pays only while the
+ * thread's core is its own: where another runnable thread shares it (a
+ * rank of the same job, the process's server thread, another job), the
+ * spin takes the core from the very thread that would end the wait, or
+ * runs the thread's share of it out so that the scheduler then makes it
+ * wait a whole slice behind the others. Two ranks of a barrier on one of
+ * 2 cores, beside 4 busy processes: each barrier cost the 2000 polls'
+ * 65 us; sleeping at once, it costs a wake-up. So before each sleep the
+ * thread asks the kernel whether it has been preempted since it last
+ * asked (its involuntary context switches); if it has, its waits spin
+ * WAIT_SPIN_CONTENDED polls (REACH_SPIN_COUNT if fewer) until
+ * WAIT_CONTENDED_MS pass without a preemption, and REACH_SPIN_COUNT
+ * again after that. */
+#define WAIT_SPIN_CONTENDED 20
+#define WAIT_CONTENDED_MS 50
+
+extern _Thread_local int wait_contended REACH_HIDDEN;
+
+/* Polls a wait makes before it sleeps, now. */
+static inline uint32_t wait_spins(void)
+{
+    uint32_t spins = rt.cfg.spin_count;
+    return wait_contended && spins > WAIT_SPIN_CONTENDED ? WAIT_SPIN_CONTENDED : spins;
+}
+
 typedef enum {
     WAIT_NONE,    /* a transfer, fence or epoch: liveness checks only */
     WAIT_MUTEX,   /* rank = the mutex's home, id = the mutex */
@@ -85,9 +110,13 @@ static inline void wait_done(void)
     rt_order_acquire();
 }
 
-/* Called by a sleeping wait each time it wakes (and before it first
- * sleeps); may end the job if a peer is gone. */
+/* Called by a sleeping wait before each sleep: may end the job if a peer
+ * is gone, and looks at this thread's preemptions (wait_spins). */
 void wait_tick(void) REACH_HIDDEN;
+/* Called by a sleeping wait after each sleep: timed_out says whether the
+ * sleep ended on its time limit rather than on its event (counted:
+ * reach_stats_t's wait_timeouts). */
+void wait_woke(int timed_out) REACH_HIDDEN;
 /* Writes what a barrier wait waits for into buf (the barrier knows who
  * has arrived): registered by the barrier at start-up. */
 typedef void (*wait_describe_fn)(const wait_what_t *w, char *buf, size_t len);

@@ -14,7 +14,8 @@ void futex_wait(_Atomic uint32_t *word, uint32_t expected)
     wait_tick();
     /* EAGAIN (value changed), EINTR and the timeout all mean: look again. */
     struct timespec limit = {0, WAIT_SLEEP_MS * 1000000L};
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, expected, &limit, NULL, 0);
+    long slept = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, expected, &limit, NULL, 0);
+    wait_woke(slept != 0 && errno == ETIMEDOUT);
     rt_order_acquire();
 }
 
@@ -33,8 +34,8 @@ void waitword_wait_change(waitword_t *ww, uint32_t old)
     void (*poll)(void) = waitword_poll;
     if (poll && rt_on_server) /* a thread-local: read only with a network */
         poll = NULL;
-    uint32_t now;
-    for (uint32_t i = 0; i < rt.cfg.spin_count; i++) {
+    uint32_t now, spins = wait_spins();
+    for (uint32_t i = 0; i < spins; i++) {
         if ((now = atom_load_acquire(&ww->value)) != old) {
             trace_word(TRACE_SEE, ww, now);
             return;
@@ -55,7 +56,7 @@ void waitword_wait_change(waitword_t *ww, uint32_t old)
 
 void futex_mutex_lock_slow(_Atomic uint32_t *m)
 {
-    for (uint32_t i = 0; i < rt.cfg.spin_count; i++) {
+    for (uint32_t i = 0, spins = wait_spins(); i < spins; i++) {
         uint32_t free_value = 0;
         if (atom_load_relaxed(m) == 0 && atom_cas_acquire(m, &free_value, 1))
             return;

@@ -30,7 +30,9 @@ static int am_client_sleep(void)
         struct pollfd pfd = {fd, POLLIN, 0}; /* poll passes over a negative fd */
         rt_stat_inc(&rt.stats.blocking_waits);
         wait_tick();
-        return poll(&pfd, 1, fd < 0 ? 1 : 10) == 0;
+        int timed_out = poll(&pfd, 1, fd < 0 ? 1 : 10) == 0;
+        wait_woke(timed_out);
+        return timed_out;
     }
     return 0;
 }
@@ -58,9 +60,10 @@ void am_client_progress(unsigned *spins)
         *spins = 0;
         return;
     }
-    if (++*spins < rt.cfg.spin_count)
+    uint32_t most = wait_spins();
+    if (++*spins < most)
         return;
-    *spins = am_client_sleep() ? rt.cfg.spin_count : 0;
+    *spins = am_client_sleep() ? most : 0;
 }
 
 void am_wait_req(void *req, const char *what, int rank)
@@ -482,8 +485,8 @@ void am_wait_signal(waitword_t *ww, uint32_t target)
         rt_order_acquire();
         if (got) {
             i = 0;
-        } else if (i >= rt.cfg.spin_count) {
-            i = am_client_sleep() ? rt.cfg.spin_count : 0;
+        } else if (i >= wait_spins()) {
+            i = am_client_sleep() ? wait_spins() : 0;
         }
     }
     if (trace_on)
