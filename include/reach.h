@@ -500,6 +500,7 @@ typedef struct reach_stats {
     uint64_t remote_atomics; /* read-modify-writes done at another node */
     uint64_t server_wakeups; /* times the server thread woke from sleep */
     uint64_t wait_timeouts;  /* of blocking_waits: sleeps that ended on their time limit, not on their event */
+    uint64_t wait_missed;    /* of wait_timeouts: sleeps whose event had come without waking them (lost wake-ups) */
 } reach_stats_t;
 
 REACH_API int reach_stats_get(reach_stats_t *out);

@@ -52,10 +52,10 @@ void stats_print(FILE *out)
     if (n < sizeof line)
         snprintf(line + n, sizeof line - n,
                  " blocking_waits=%llu lock_contended=%llu allocations=%llu messages=%llu"
-                 " flow_acks=%llu remote_atomics=%llu server_wakeups=%llu wait_timeouts=%llu\n",
+                 " flow_acks=%llu remote_atomics=%llu server_wakeups=%llu wait_timeouts=%llu wait_missed=%llu\n",
                  (unsigned long long)st.blocking_waits, (unsigned long long)st.lock_contended,
                  (unsigned long long)st.allocations, (unsigned long long)st.messages, (unsigned long long)st.flow_acks,
                  (unsigned long long)st.remote_atomics, (unsigned long long)st.server_wakeups,
-                 (unsigned long long)st.wait_timeouts);
+                 (unsigned long long)st.wait_timeouts, (unsigned long long)st.wait_missed);
     fputs(line, out);
 }

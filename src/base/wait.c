@@ -227,10 +227,12 @@ static void wait_look_at_core(double now)
     }
 }
 
-void wait_woke(int timed_out)
+void wait_woke(int timed_out, int missed)
 {
     if (timed_out)
         rt_stat_inc(&rt.stats.wait_timeouts);
+    if (timed_out && missed)
+        rt_stat_inc(&rt.stats.wait_missed);
 }
 
 void wait_tick(void)

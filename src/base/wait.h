@@ -114,9 +114,13 @@ static inline void wait_done(void)
  * is gone, and looks at this thread's preemptions (wait_spins). */
 void wait_tick(void) REACH_HIDDEN;
 /* Called by a sleeping wait after each sleep: timed_out says whether the
- * sleep ended on its time limit rather than on its event (counted:
- * reach_stats_t's wait_timeouts). */
-void wait_woke(int timed_out) REACH_HIDDEN;
+ * sleep ended on its time limit rather than on its event, and missed
+ * whether the event had come all the same (counted: reach_stats_t's
+ * wait_timeouts and wait_missed). A timeout is the scheduler's: on a
+ * loaded machine the thread that ends the wait can sit runnable for
+ * several ticks. A missed event is reach's: a change whose waker did not
+ * wake, a message that did not ready the descriptor. */
+void wait_woke(int timed_out, int missed) REACH_HIDDEN;
 /* Writes what a barrier wait waits for into buf (the barrier knows who
  * has arrived): registered by the barrier at start-up. */
 typedef void (*wait_describe_fn)(const wait_what_t *w, char *buf, size_t len);

@@ -15,7 +15,7 @@ void futex_wait(_Atomic uint32_t *word, uint32_t expected)
     /* EAGAIN (value changed), EINTR and the timeout all mean: look again. */
     struct timespec limit = {0, WAIT_SLEEP_MS * 1000000L};
     long slept = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, expected, &limit, NULL, 0);
-    wait_woke(slept != 0 && errno == ETIMEDOUT);
+    wait_woke(slept != 0 && errno == ETIMEDOUT, atom_load_relaxed(word) != expected);
     rt_order_acquire();
 }
 
