@@ -31,10 +31,12 @@ static int am_client_sleep(void)
         rt_stat_inc(&rt.stats.blocking_waits);
         wait_tick();
         int timed_out = poll(&pfd, 1, fd < 0 ? 1 : 10) == 0;
-        /* (a message that the progress finds at once did not ready the
-         * descriptor; without one, the sleep is a poll's pause) */
-        wait_woke(timed_out, timed_out && fd >= 0 && am.net->progress(NET_CLIENT) != 0);
-        return timed_out;
+        /* A message that progress finds at once did not ready the
+         * descriptor (without one, the sleep is a poll's pause). */
+        int missed = timed_out && fd >= 0 && am.net->progress(NET_CLIENT) != 0;
+        rt_order_acquire();
+        wait_woke(timed_out, missed);
+        return timed_out && !missed;
     }
     return 0;
 }
