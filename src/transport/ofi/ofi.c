@@ -443,8 +443,6 @@ static int ofi_arm(net_worker_t w)
     struct fid *f = &ofi.w[w].cq->fid;
     if (ofi.w[w].head != ofi.w[w].tail)
         return 0;
-    if (ofi.w[w].fd < 0) /* nothing to sleep on: the waiter sleeps a while and looks again */
-        return !ofi_collect(w);
     int rc = fi_trywait(ofi.fabric, &f, 1);
     return rc == FI_SUCCESS || (rc == -FI_EAGAIN && !ofi_collect(w));
 }

@@ -48,28 +48,17 @@ void ofi_post_recv(int w, ofi_req_t *r)
 
 /* ---- start-up and shut-down ------------------------------------------------------- */
 
-/* Whether this machine has a core for each of its ranks. */
-static int ofi_core_each(void)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int here = 0;
-    for (int r = 0; r < rt.size; r++)
-        here += rt.peers[r].machine == rt.peers[rt.rank].machine;
-    return cores > 0 && here <= cores;
-}
-
 /* Opens worker w: its endpoint and completion queue, with receives
- * posted. 0, or a negative fi_errno with *step naming what failed. The
- * server's and the watch's queues have a descriptor to sleep on. So does the client's
- * where ranks share cores; where each has one (online cores, not the
- * process's binding), its waits poll and then sleep a millisecond at a
- * time (fd -1): a client queue with a descriptor made a round trip over
- * tcp 14.8 us instead of 13.3 (the provider then progresses it with epoll
- * instead of poll, and signals the descriptor). */
+ * posted. 0, or a negative fi_errno with *step naming what failed. Every
+ * queue has a descriptor to sleep on. (A client queue without one, where
+ * each rank had a core, made a round trip over tcp 13.3 us instead of
+ * 14.8. But its waits then paused a millisecond at a time once their spin
+ * ran out, and a spin runs out at once on a shared core (base/wait.h):
+ * at 2 ranks on 2 cores, each its own node, an 8 B put through Global
+ * Arrays took 1180 us instead of 11.) */
 static int ofi_open_worker(int w, const char **step)
 {
-    int sleeps = w != NET_CLIENT || !ofi_core_each();
-    struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = sleeps ? FI_WAIT_FD : FI_WAIT_NONE, .size = 1024};
+    struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = FI_WAIT_FD, .size = 1024};
     int rc;
     ofi.w[w].fd = -1;
     ofi.w[w].rlen = w == NET_WATCH ? sizeof(ofi_wire_t) : OFI_EAGER;
@@ -80,7 +69,7 @@ static int ofi_open_worker(int w, const char **step)
     else if ((rc = fi_ep_bind(ofi.w[w].ep, &ofi.w[w].cq->fid, FI_TRANSMIT | FI_RECV)) != 0 ||
              (rc = fi_ep_bind(ofi.w[w].ep, &ofi.av->fid, 0)) != 0 || (rc = fi_enable(ofi.w[w].ep)) != 0)
         *step = "fi_ep_bind or fi_enable";
-    else if (sleeps && (rc = fi_control(&ofi.w[w].cq->fid, FI_GETWAIT, &ofi.w[w].fd)) != 0)
+    else if ((rc = fi_control(&ofi.w[w].cq->fid, FI_GETWAIT, &ofi.w[w].fd)) != 0)
         *step = "fi_control(FI_GETWAIT)";
     if (rc != 0)
         return rc;
