@@ -83,8 +83,8 @@ typedef struct net_backend {
     unsigned (*progress)(net_worker_t w);
     /* 1 if the worker may sleep on its descriptor (nothing pending). */
     int (*arm)(net_worker_t w);
-    /* -1 where the client worker has none: its waiter sleeps 1 ms at a
-     * time and looks again. */
+    /* The descriptor a thread sleeps on until the armed worker has news
+     * (every worker has one; -1 for a worker not opened). */
     int (*fd)(net_worker_t w);
     /* The longest a sleeping worker may go without progress, in ms, so
      * that the backend's checks on its peers run (-1: no limit). */

@@ -20,20 +20,19 @@
 #define AM_SERVE_AFTER 16
 
 /* Sleeps on the client's file descriptor until something arrives (10 ms
- * at most; 1 ms where the backend gives none), unless something has
- * already; 1 if the sleep ran out with nothing (the caller then sleeps
- * again without spinning first). */
+ * at most), unless something has already; 1 if the sleep ran out with
+ * nothing (the caller then sleeps again without spinning first). */
 static int am_client_sleep(void)
 {
     if (am.net->arm(NET_CLIENT)) {
         int fd = am.net->fd(NET_CLIENT);
-        struct pollfd pfd = {fd, POLLIN, 0}; /* poll passes over a negative fd */
+        struct pollfd pfd = {fd, POLLIN, 0};
         rt_stat_inc(&rt.stats.blocking_waits);
         wait_tick();
-        int timed_out = poll(&pfd, 1, fd < 0 ? 1 : 10) == 0;
+        int timed_out = poll(&pfd, 1, 10) == 0;
         /* A message that progress finds at once did not ready the
-         * descriptor (without one, the sleep is a poll's pause). */
-        int missed = timed_out && fd >= 0 && am.net->progress(NET_CLIENT) != 0;
+         * descriptor. */
+        int missed = timed_out && am.net->progress(NET_CLIENT) != 0;
         rt_order_acquire();
         wait_woke(timed_out, missed);
         return timed_out && !missed;
