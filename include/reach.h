@@ -496,7 +496,8 @@ typedef struct reach_stats {
     uint64_t lock_contended; /* lock acquisitions that had to queue */
     uint64_t allocations;    /* collective allocations */
     uint64_t messages;       /* network messages sent (requests, RMA, replies) */
-    uint64_t flow_acks;      /* of those: acks the server sent to bound the writes in flight */
+    uint64_t
+        flow_acks; /* of those: acks the server sent of completed writes (for fences, and to bound those in flight) */
     uint64_t remote_atomics; /* read-modify-writes done at another node */
     uint64_t server_wakeups; /* times the server thread woke from sleep */
     uint64_t wait_timeouts;  /* of blocking_waits: sleeps that ended on their time limit, not on their event */

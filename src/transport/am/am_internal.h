@@ -22,7 +22,6 @@ enum {
     REQ_PUTV,
     REQ_ACCV,
     REQ_GETV,
-    REQ_FENCE,
     REQ_SIGNAL,
     REQ_GET_WRITE
 };
@@ -39,6 +38,12 @@ enum {
  * neither: the protocol that sends one sees its effect by other means (a
  * waiter wakes), so they leave no fence behind. */
 #define AM_ACK ((uint64_t)1) /* token of a counted request that asks for an ack */
+/* Token of a reply no request asked for: its value is how many counted
+ * requests from the origin the target has completed (am_tell_done). */
+#define AM_DONE ((uint64_t)2)
+/* A server that never drains (a stream of requests from many origins)
+ * still tells its origins after this many events. */
+#define AM_TELL_EVERY 64
 /* Counted requests to one target between two that ask for an ack: with at
  * most AM_MAX_PENDING acks awaited, at most 64 x 16 requests are in flight
  * to a target, so a flood of puts meets back-pressure, not growth. */
@@ -158,24 +163,25 @@ extern struct am_state {
     int push_from;                   /* the last push's sender if it was gated, else -1 */
     uint32_t push_gate;              /* then the writes from it to complete here first */
     uint32_t *sent;                  /* by rank: counted requests sent (op_init) */
-    uint32_t *fenced;                /* by rank: sent[rank] at the last fence */
+    uint32_t *fenced;                /* by rank: the counted requests it told were complete (AM_DONE) */
     uint32_t *quiet;                 /* by rank: sent[rank] after a gated lock message that left nothing to release */
     uint64_t sent_total;             /* counted requests sent to any rank */
     uint64_t released;               /* sent_total when a release last completed all it had to */
     uint32_t *since_ack;             /* by rank: counted requests since the last ack request */
-    am_slot_t *fence_slots;          /* by rank: replies of one flush_all */
     am_flight_t *flight;             /* by rank: transfers in flight */
     int get_write_refused;           /* a target could not write a get into place */
     char *bounce;                    /* one chunk: sends complete before it is reused */
     /* The server side: served by whichever thread holds `serve` (a futex
      * mutex), the server thread or the application thread while it waits. */
     _Atomic uint32_t serve;
-    uint32_t *done_from;       /* by origin: counted requests completed */
+    uint32_t *done_from; /* by origin: counted requests completed */
+    uint32_t *told;      /* by origin: done_from when last told it (AM_DONE or a fence's answer) */
+    int *untold;         /* the origins whose done_from is not told[] */
+    int nuntold;
+    unsigned untold_events;    /* events served since origins were last told */
     signed char *same_process; /* by origin: its pid names it here (1), not (-1), unchecked (0) */
     waitword_t done;           /* all counted requests completed here (op_done) */
-    am_request_t *deferred;    /* fences waiting for their count */
-    int ndeferred;
-    am_retry_t *retries; /* handler requests to try again */
+    am_retry_t *retries;       /* handler requests to try again */
     pthread_t thread;
     _Atomic int stop;
 } am;
@@ -186,6 +192,8 @@ void am_wait_req(void *req, const char *what, int rank) REACH_HIDDEN;
 void am_wait_slot(am_slot_t *slot) REACH_HIDDEN;
 /* Waits until every reply awaited has arrived. */
 void am_wait_replies(void) REACH_HIDDEN;
+/* Waits until rank has told that every counted request sent it has completed. */
+void am_wait_told(int rank) REACH_HIDDEN;
 void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
 void am_send(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
 void am_order(int rank) REACH_HIDDEN;
@@ -204,6 +212,9 @@ void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, ui
 void am_wait_done_from(int origin, uint32_t gate) REACH_HIDDEN;
 void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 void am_received(void *arg) REACH_HIDDEN;
+/* Tells each origin whose writes completed here since it was last told
+ * how many have (AM_DONE): what its fences wait for. */
+void am_tell_done(void) REACH_HIDDEN;
 /* Tries the handler requests kept for retrying; the number served. */
 unsigned am_retry(void) REACH_HIDDEN;
 /* Whether handler id's requests without answer are counted writes. */

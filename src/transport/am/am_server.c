@@ -40,12 +40,19 @@ static int am_network(int choice)
 }
 
 /* One round of serving: handler requests to retry, then what the server
- * worker has received. The caller holds am.serve. */
+ * worker has received; then, if it found nothing (or has handled
+ * AM_TELL_EVERY events since), the origins whose writes completed are
+ * told. The caller holds am.serve. */
 static unsigned am_serve(void)
 {
     rt_order_acquire();
     unsigned progressed = am.retries ? am_retry() : 0;
     progressed += am.net->progress(NET_SERVER);
+    am.untold_events += progressed;
+    if (am.nuntold && (!progressed || am.untold_events >= AM_TELL_EVERY)) {
+        am.untold_events = 0;
+        am_tell_done();
+    }
     rt_order_release();
     return progressed;
 }
@@ -133,13 +140,13 @@ static void am_free_state(void)
     free(am.fenced);
     free(am.quiet);
     free(am.since_ack);
-    free(am.fence_slots);
     for (int r = 0; am.flight && r < rt.size; r++)
         free(am.flight[r].ring);
     free(am.flight);
     free(am.done_from);
+    free(am.told);
+    free(am.untold);
     free(am.same_process);
-    free(am.deferred);
     free(am.bounce);
     while (am.retries) { /* none if every origin saw its requests done */
         am_retry_t *r = am.retries;
@@ -186,14 +193,14 @@ int am_init(void)
     am.fenced = calloc(n, sizeof(uint32_t));
     am.quiet = calloc(n, sizeof(uint32_t));
     am.since_ack = calloc(n, sizeof(uint32_t));
-    am.fence_slots = calloc(n, sizeof(am_slot_t));
     am.flight = calloc(n, sizeof(am_flight_t));
     am.done_from = calloc(n, sizeof(uint32_t));
+    am.told = calloc(n, sizeof(uint32_t));
+    am.untold = calloc(n, sizeof(int));
     am.same_process = calloc(n, 1);
-    am.deferred = calloc(n, sizeof(am_request_t));
     am.bounce = malloc(sizeof(am_pack_t) + AM_PACK_MAX);
-    if (!am.pending || !am.sent || !am.fenced || !am.quiet || !am.since_ack || !am.fence_slots || !am.flight ||
-        !am.done_from || !am.same_process || !am.deferred || !am.bounce)
+    if (!am.pending || !am.sent || !am.fenced || !am.quiet || !am.since_ack || !am.flight || !am.done_from ||
+        !am.told || !am.untold || !am.same_process || !am.bounce)
         rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
     atom_store_relaxed(&am.done.value, 0);
     am.net = net;

@@ -83,12 +83,8 @@ void am_wait_req(void *req, const char *what, int rank)
  * counted request outside the flights (a blocking put): a barrier or fence
  * that another thread runs meanwhile counts it, and completes only the
  * flights, so its send, which a rendezvous must progress, would wait for
- * this thread. Not for a reply (am_wait_slot: a fence before a get, an
- * atomic): a target keeps one deferred fence per origin (am.deferred, as
- * many as ranks), so one origin's fences must not be in flight to it from
- * several threads at once. (They were, and overflowed it: over libfabric,
- * where 32 KiB puts complete late, a get after its fence read a block as
- * it was before the thread's own last put.) */
+ * this thread. Not for a reply (am_wait_slot: a get's, an atomic's) or a
+ * fence (am_wait_told): those keep the lock. */
 static void am_progress_yielding(unsigned *spins)
 {
     serial_yield();
@@ -110,6 +106,19 @@ void am_wait_replies(void)
 {
     unsigned spins = AM_SERVE_AFTER;
     while (am.pending_total > 0) {
+        am_client_progress(&spins);
+        if (spins < AM_SERVE_AFTER)
+            spins = AM_SERVE_AFTER;
+    }
+}
+
+/* Serves from the first poll, as am_wait_replies. Waits for the count
+ * sent so far: another thread's later writes are not this fence's. */
+void am_wait_told(int rank)
+{
+    uint32_t upto = am.sent[rank];
+    unsigned spins = AM_SERVE_AFTER;
+    while ((int32_t)(am.fenced[rank] - upto) < 0) {
         am_client_progress(&spins);
         if (spins < AM_SERVE_AFTER)
             spins = AM_SERVE_AFTER;
@@ -428,17 +437,13 @@ int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const
     return slot.value;
 }
 
-/* A fence: the server answers once it has completed every counted request
- * this process sent it; nothing to send if there is none since the last. */
+/* A fence: waits until rank has told that it completed every counted
+ * request this process sent it (am_tell_done); nothing to wait for if it
+ * has already. */
 void am_flush(int rank)
 {
     am_flush_local(rank);
-    if (am.sent[rank] != am.fenced[rank]) {
-        am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[rank]};
-        am_slot_t slot = {0};
-        am_request(rank, &rq, NULL, 0, &slot);
-        am.fenced[rank] = (uint32_t)rq.a;
-    }
+    am_wait_told(rank);
     am_wait_pending(rank, 1);
 }
 
@@ -541,6 +546,12 @@ void am_on_reply(const void *hdr, size_t hlen, void *data, size_t len, void *rnd
     if (hlen != sizeof r)
         rt_fatal("network: malformed reply");
     memcpy(&r, hdr, sizeof r);
+    if (r.token == AM_DONE) { /* unasked: no fence to the target need send what it told */
+        uint32_t *fenced = &am.fenced[r.target];
+        if ((int32_t)((uint32_t)r.value - *fenced) > 0)
+            *fenced = (uint32_t)r.value;
+        return;
+    }
     if (r.token != AM_ACK) {
         am_slot_t *slot = (am_slot_t *)(uintptr_t)r.token;
         if (len > 0) {

@@ -38,19 +38,16 @@ void am_call_after(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, ui
     }
 }
 
-/* The fences to every target written to (for a release: every target
- * am_unreleased) but except go out at once; then their answers are
- * awaited together. */
+/* Waits until every target written to (for a release: every target
+ * am_unreleased) but except has told that those writes completed: the
+ * targets tell at once, so the waits overlap. */
 static void am_fence_all_but(int except, int release)
 {
     am_flush_local_all();
     for (int r = 0; r < rt.size; r++) {
         if (r == except || am.sent[r] == am.fenced[r] || (release && !am_unreleased(r)))
             continue;
-        am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[r]};
-        am.fence_slots[r] = (am_slot_t){0};
-        am_send(r, &rq, NULL, 0, &am.fence_slots[r]);
-        am.fenced[r] = (uint32_t)rq.a;
+        am_wait_told(r);
     }
     am_wait_replies();
 }

@@ -78,7 +78,7 @@ static void am_reply(const am_request_t *rq, int64_t value)
 }
 
 /* Whether the counted requests from origin completed here have reached
- * count (modulo 2^32): what a fence, a gated call and a gated push wait
+ * count (modulo 2^32): what a gated call and a gated push wait
  * for. Read atomically: a waiting application thread reads it too. */
 static inline int am_done_reached(int origin, uint32_t count)
 {
@@ -86,34 +86,43 @@ static inline int am_done_reached(int origin, uint32_t count)
 }
 
 /* A counted request is complete: op_done grows (and wakes a combined
- * barrier waiting for it), and the fences it satisfies are answered. */
+ * barrier waiting for it), and its origin is to be told (am_tell_done). */
 static void am_completed(const am_request_t *rq)
 {
+    uint32_t done = am.done_from[rq->origin];
+    if (done == am.told[rq->origin])
+        am.untold[am.nuntold++] = rq->origin;
     /* (read by an application thread waiting for a gated push) */
-    __atomic_store_n(&am.done_from[rq->origin], am.done_from[rq->origin] + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&am.done_from[rq->origin], done + 1, __ATOMIC_RELEASE);
     waitword_add(&am.done, 1);
     if (rq->token == AM_ACK)
         rt_stat_inc(&rt.stats.flow_acks);
     am_reply(rq, 0);
-    for (int i = 0; i < am.ndeferred; i++) {
-        am_request_t *f = &am.deferred[i];
-        if (f->origin == rq->origin && am_done_reached(f->origin, (uint32_t)f->a)) {
-            am_reply(f, 0);
-            *f = am.deferred[--am.ndeferred];
-            i--;
-        }
-    }
 }
 
-/* A fence answers once every counted request its origin sent before it
- * has completed here (requests may still be arriving, or receiving their
- * data by rendezvous). */
-static void am_fence(const am_request_t *rq)
+/* A fence is no request: the origin waits until the target has told it
+ * that every counted request it sent has completed there (requests may
+ * still be arriving, or receiving their data by rendezvous). The server
+ * tells each origin once it has drained what arrived (or after
+ * AM_TELL_EVERY events without draining, am_serve): an origin that fences
+ * right after its writes, as GA_Sync does (ARMCI_AllFence, then a
+ * barrier), waits for one message where a fence request and its answer
+ * took two, and the target's server, woken by the writes, is not woken
+ * again. One message per origin per burst of writes. */
+void am_tell_done(void)
 {
-    if (am_done_reached(rq->origin, (uint32_t)rq->a))
-        am_reply(rq, 0);
-    else
-        am.deferred[am.ndeferred++] = *rq; /* one per origin at most */
+    /* One at a time off the list: a send may progress the server worker
+     * (libfabric's, when the provider says EAGAIN), and so complete
+     * requests that put their origins back on it. */
+    while (am.nuntold > 0) {
+        int o = am.untold[--am.nuntold];
+        if (am.told[o] != am.done_from[o]) {
+            am.told[o] = am.done_from[o];
+            rt_stat_inc(&rt.stats.flow_acks);
+            am_request_t rq = {.origin = o, .token = AM_DONE};
+            am_reply(&rq, am.told[o]);
+        }
+    }
 }
 
 void am_wait_completed(uint32_t count)
@@ -346,7 +355,6 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     switch (rq.kind) {
     case REQ_GETS:
     case REQ_GETV: am_serve_get(&rq, data, local); return;
-    case REQ_FENCE: am_fence(&rq); return;
     case REQ_GET_WRITE: am_write_get(&rq, local); return;
     case REQ_CALL: am_serve_call(&rq, data, len); return;
     case REQ_ATOMIC:
