@@ -132,7 +132,10 @@ int64_t am_wait_push(void) REACH_HIDDEN;
 
 /* Buntinas03's op_init and op_done: writes sent to rank since start-up,
  * and waiting until this process has completed `count` writes from all
- * origins (both modulo 2^32). */
+ * origins (both modulo 2^32). For the combined barrier, which completes
+ * writes by these counts: once it reads them, this process's writes stop
+ * asking their targets to tell it they completed (transport/am/target.c,
+ * am_fence), until a fence has to ask again. */
 uint32_t am_sent_to(int rank) REACH_HIDDEN;
 void am_wait_completed(uint32_t count) REACH_HIDDEN;
 

@@ -22,6 +22,7 @@ enum {
     REQ_PUTV,
     REQ_ACCV,
     REQ_GETV,
+    REQ_FENCE,
     REQ_SIGNAL,
     REQ_GET_WRITE
 };
@@ -59,8 +60,10 @@ typedef struct am_request {
     uint8_t width;
     uint8_t counted; /* completes into the target's op_done */
     uint8_t gated;   /* REQ_CALL: served only once op_done from origin reaches gate */
+    uint8_t tell;    /* counted: the origin is to be told once it is complete (am_tell_done) */
     int32_t origin;
     uint32_t gate;
+    uint32_t seq; /* with tell: the origin's count of counted requests to here, this one included */
     uint64_t raddr, a, b;
     uint64_t token; /* the origin's reply slot, 0 for none */
     double scale[2];
@@ -164,6 +167,8 @@ extern struct am_state {
     uint32_t push_gate;              /* then the writes from it to complete here first */
     uint32_t *sent;                  /* by rank: counted requests sent (op_init) */
     uint32_t *fenced;                /* by rank: the counted requests it told were complete (AM_DONE) */
+    uint32_t *asked;                 /* by rank: sent[rank] when a tell was last asked for (am_ask_told) */
+    int telling;                     /* counted requests ask to be told: this process fences */
     uint32_t *quiet;                 /* by rank: sent[rank] after a gated lock message that left nothing to release */
     uint64_t sent_total;             /* counted requests sent to any rank */
     uint64_t released;               /* sent_total when a release last completed all it had to */
@@ -174,9 +179,11 @@ extern struct am_state {
     /* The server side: served by whichever thread holds `serve` (a futex
      * mutex), the server thread or the application thread while it waits. */
     _Atomic uint32_t serve;
-    uint32_t *done_from; /* by origin: counted requests completed */
-    uint32_t *told;      /* by origin: done_from when last told it (AM_DONE or a fence's answer) */
-    int *untold;         /* the origins whose done_from is not told[] */
+    uint32_t *done_from;   /* by origin: counted requests completed */
+    uint32_t *told;        /* by origin: done_from when last told it (AM_DONE) */
+    uint32_t *want;        /* by origin: the count it asked to be told of */
+    int *untold;           /* the origins to tell at the next drain (listed) */
+    unsigned char *listed; /* by origin: on untold */
     int nuntold;
     unsigned untold_events;    /* events served since origins were last told */
     signed char *same_process; /* by origin: its pid names it here (1), not (-1), unchecked (0) */
@@ -192,7 +199,10 @@ void am_wait_req(void *req, const char *what, int rank) REACH_HIDDEN;
 void am_wait_slot(am_slot_t *slot) REACH_HIDDEN;
 /* Waits until every reply awaited has arrived. */
 void am_wait_replies(void) REACH_HIDDEN;
-/* Waits until rank has told that every counted request sent it has completed. */
+/* A fence's two halves: asks rank to tell, if the requests sent it since
+ * it last told did not all ask (a REQ_FENCE); then waits until it has
+ * told that every counted request sent it has completed. */
+void am_ask_told(int rank) REACH_HIDDEN;
 void am_wait_told(int rank) REACH_HIDDEN;
 void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
 void am_send(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot) REACH_HIDDEN;
@@ -212,8 +222,9 @@ void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, ui
 void am_wait_done_from(int origin, uint32_t gate) REACH_HIDDEN;
 void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 void am_received(void *arg) REACH_HIDDEN;
-/* Tells each origin whose writes completed here since it was last told
- * how many have (AM_DONE): what its fences wait for. */
+/* Tells each origin that asked how many of its counted requests have
+ * completed here (AM_DONE), if more have since it was last told: what its
+ * fences wait for. */
 void am_tell_done(void) REACH_HIDDEN;
 /* Tries the handler requests kept for retrying; the number served. */
 unsigned am_retry(void) REACH_HIDDEN;

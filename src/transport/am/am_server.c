@@ -145,7 +145,10 @@ static void am_free_state(void)
     free(am.flight);
     free(am.done_from);
     free(am.told);
+    free(am.want);
     free(am.untold);
+    free(am.listed);
+    free(am.asked);
     free(am.same_process);
     free(am.bounce);
     while (am.retries) { /* none if every origin saw its requests done */
@@ -196,11 +199,14 @@ int am_init(void)
     am.flight = calloc(n, sizeof(am_flight_t));
     am.done_from = calloc(n, sizeof(uint32_t));
     am.told = calloc(n, sizeof(uint32_t));
+    am.want = calloc(n, sizeof(uint32_t));
     am.untold = calloc(n, sizeof(int));
+    am.listed = calloc(n, 1);
+    am.asked = calloc(n, sizeof(uint32_t));
     am.same_process = calloc(n, 1);
     am.bounce = malloc(sizeof(am_pack_t) + AM_PACK_MAX);
     if (!am.pending || !am.sent || !am.fenced || !am.quiet || !am.since_ack || !am.flight || !am.done_from ||
-        !am.told || !am.untold || !am.same_process || !am.bounce)
+        !am.told || !am.want || !am.untold || !am.listed || !am.asked || !am.same_process || !am.bounce)
         rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
     atom_store_relaxed(&am.done.value, 0);
     am.net = net;

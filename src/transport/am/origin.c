@@ -112,6 +112,18 @@ void am_wait_replies(void)
     }
 }
 
+/* A process that had to ask is one that fences: its counted requests ask
+ * from then on (until a combined barrier completes them, am_sent_to). */
+void am_ask_told(int rank)
+{
+    if (am.asked[rank] == am.sent[rank] || am.fenced[rank] == am.sent[rank])
+        return;
+    am_request_t rq = {.kind = REQ_FENCE, .a = am.sent[rank]};
+    am_send(rank, &rq, NULL, 0, NULL);
+    am.asked[rank] = am.sent[rank];
+    am.telling = 1;
+}
+
 /* Serves from the first poll, as am_wait_replies. Waits for the count
  * sent so far: another thread's later writes are not this fence's. */
 void am_wait_told(int rank)
@@ -292,6 +304,10 @@ static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, 
     if (rq->counted) {
         am.sent[rank]++;
         am.sent_total++;
+        rq->tell = (uint8_t)am.telling;
+        rq->seq = am.sent[rank];
+        if (am.telling)
+            am.asked[rank] = am.sent[rank];
         if (++am.since_ack[rank] == AM_ACK_EVERY) {
             am.since_ack[rank] = 0;
             rq->token = AM_ACK;
@@ -443,12 +459,14 @@ int64_t am_call(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, const
 void am_flush(int rank)
 {
     am_flush_local(rank);
+    am_ask_told(rank);
     am_wait_told(rank);
     am_wait_pending(rank, 1);
 }
 
 uint32_t am_sent_to(int rank)
 {
+    am.telling = 0;
     return am.sent ? am.sent[rank] : 0;
 }
 

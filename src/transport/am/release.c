@@ -38,17 +38,21 @@ void am_call_after(int rank, int id, uintptr_t raddr, uint64_t a, uint64_t b, ui
     }
 }
 
-/* Waits until every target written to (for a release: every target
- * am_unreleased) but except has told that those writes completed: the
- * targets tell at once, so the waits overlap. */
+/* Asks every target written to (for a release: every target
+ * am_unreleased) but except that must be asked, then waits until each has
+ * told that those writes completed: the waits overlap. */
 static void am_fence_all_but(int except, int release)
 {
     am_flush_local_all();
-    for (int r = 0; r < rt.size; r++) {
-        if (r == except || am.sent[r] == am.fenced[r] || (release && !am_unreleased(r)))
-            continue;
-        am_wait_told(r);
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int r = 0; r < rt.size; r++) {
+            if (r == except || am.sent[r] == am.fenced[r] || (release && !am_unreleased(r)))
+                continue;
+            if (pass == 0)
+                am_ask_told(r);
+            else
+                am_wait_told(r);
+        }
     am_wait_replies();
 }
 

@@ -85,37 +85,63 @@ static inline int am_done_reached(int origin, uint32_t count)
     return (int32_t)(__atomic_load_n(&am.done_from[origin], __ATOMIC_ACQUIRE) - count) >= 0;
 }
 
+/* Lists origin to be told at the next drain if it asked for a count it
+ * has not been told. */
+static void am_tell_later(int origin)
+{
+    if ((int32_t)(am.told[origin] - am.want[origin]) < 0 && !am.listed[origin]) {
+        am.listed[origin] = 1;
+        am.untold[am.nuntold++] = origin;
+    }
+}
+
 /* A counted request is complete: op_done grows (and wakes a combined
- * barrier waiting for it), and its origin is to be told (am_tell_done). */
+ * barrier waiting for it), and its origin is told if it asked. It asks for
+ * its own number, not the count done here: a rendezvous put completes
+ * after the requests sent behind it, so the last to complete may be one
+ * that did not ask. */
 static void am_completed(const am_request_t *rq)
 {
-    uint32_t done = am.done_from[rq->origin];
-    if (done == am.told[rq->origin])
-        am.untold[am.nuntold++] = rq->origin;
+    uint32_t done = am.done_from[rq->origin] + 1;
     /* (read by an application thread waiting for a gated push) */
-    __atomic_store_n(&am.done_from[rq->origin], done + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&am.done_from[rq->origin], done, __ATOMIC_RELEASE);
+    if (rq->tell && (int32_t)(rq->seq - am.want[rq->origin]) > 0) /* (a fence may have asked for more) */
+        am.want[rq->origin] = rq->seq;
+    am_tell_later(rq->origin);
     waitword_add(&am.done, 1);
     if (rq->token == AM_ACK)
         rt_stat_inc(&rt.stats.flow_acks);
     am_reply(rq, 0);
 }
 
-/* A fence is no request: the origin waits until the target has told it
- * that every counted request it sent has completed there (requests may
- * still be arriving, or receiving their data by rendezvous). The server
- * tells each origin once it has drained what arrived (or after
- * AM_TELL_EVERY events without draining, am_serve): an origin that fences
- * right after its writes, as GA_Sync does (ARMCI_AllFence, then a
- * barrier), waits for one message where a fence request and its answer
- * took two, and the target's server, woken by the writes, is not woken
- * again. One message per origin per burst of writes. */
+/* A fence waits until the target has told the origin that every counted
+ * request it sent has completed there (requests may still be arriving, or
+ * receiving their data by rendezvous). The server tells each origin that
+ * asked once it has drained what arrived (or after AM_TELL_EVERY events
+ * without draining, am_serve). A process that fences asks with each
+ * counted request (rq->tell): a fence right after writes, as GA_Sync's
+ * (ARMCI_AllFence, then a barrier), then waits for one message where a
+ * fence request and its answer took two, and the target's server, woken
+ * by the writes, is not woken again; one message per origin per burst of
+ * writes. Otherwise (a process whose barriers complete its writes by
+ * counts, the combined barrier's) its fence asks with a REQ_FENCE, and
+ * the writes cost no tells. */
+static void am_fence(const am_request_t *rq)
+{
+    if ((int32_t)((uint32_t)rq->a - am.want[rq->origin]) > 0)
+        am.want[rq->origin] = (uint32_t)rq->a;
+    am_tell_later(rq->origin);
+}
+
 void am_tell_done(void)
 {
     /* One at a time off the list: a send may progress the server worker
      * (libfabric's, when the provider says EAGAIN), and so complete
-     * requests that put their origins back on it. */
+     * requests that put their origins back on it. An origin still owed
+     * more is listed again as they complete. */
     while (am.nuntold > 0) {
         int o = am.untold[--am.nuntold];
+        am.listed[o] = 0;
         if (am.told[o] != am.done_from[o]) {
             am.told[o] = am.done_from[o];
             rt_stat_inc(&rt.stats.flow_acks);
@@ -355,6 +381,7 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     switch (rq.kind) {
     case REQ_GETS:
     case REQ_GETV: am_serve_get(&rq, data, local); return;
+    case REQ_FENCE: am_fence(&rq); return;
     case REQ_GET_WRITE: am_write_get(&rq, local); return;
     case REQ_CALL: am_serve_call(&rq, data, len); return;
     case REQ_ATOMIC:
