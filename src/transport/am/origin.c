@@ -99,17 +99,22 @@ static void am_wait_req_yielding(void *req, const char *what, int rank)
         am_progress_yielding(&spins);
 }
 
-/* Serves on every few polls from the first (a reply resets the count of
- * empty ones): in a GA_Sync every process fences at once, and each answer
- * waits for its target to serve. */
+/* A step of a wait that serves on every few polls from the first (a reply
+ * resets the count of empty ones): in a GA_Sync every process fences at
+ * once, and each answer or tell waits for its target to serve. Start
+ * *spins at AM_SERVE_AFTER. */
+static void am_progress_serving(unsigned *spins)
+{
+    am_client_progress(spins);
+    if (*spins < AM_SERVE_AFTER)
+        *spins = AM_SERVE_AFTER;
+}
+
 void am_wait_replies(void)
 {
     unsigned spins = AM_SERVE_AFTER;
-    while (am.pending_total > 0) {
-        am_client_progress(&spins);
-        if (spins < AM_SERVE_AFTER)
-            spins = AM_SERVE_AFTER;
-    }
+    while (am.pending_total > 0)
+        am_progress_serving(&spins);
 }
 
 /* A process that had to ask is one that fences: its counted requests ask
@@ -124,17 +129,14 @@ void am_ask_told(int rank)
     am.telling = 1;
 }
 
-/* Serves from the first poll, as am_wait_replies. Waits for the count
- * sent so far: another thread's later writes are not this fence's. */
+/* Waits for the count sent so far: another thread's later writes are not
+ * this fence's. */
 void am_wait_told(int rank)
 {
     uint32_t upto = am.sent[rank];
     unsigned spins = AM_SERVE_AFTER;
-    while ((int32_t)(am.fenced[rank] - upto) < 0) {
-        am_client_progress(&spins);
-        if (spins < AM_SERVE_AFTER)
-            spins = AM_SERVE_AFTER;
-    }
+    while ((int32_t)(am.fenced[rank] - upto) < 0)
+        am_progress_serving(&spins);
 }
 
 void am_wait_slot(am_slot_t *slot)
