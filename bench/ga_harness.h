@@ -64,6 +64,7 @@ void bench_read_inc(void);
 void bench_lock(void);
 void bench_sync(void);
 void bench_dgop(void);
+void bench_create(void);
 void bench_scatter_acc(void);
 void bench_dgemm(void);
 /* With --threads N (MPI at MPI_THREAD_MULTIPLE): 1, 2, 4 ... N threads. */

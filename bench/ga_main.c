@@ -1,7 +1,7 @@
 /* ga-bench: the operations that dominate Global Arrays applications, timed
  * through GA's C API over whichever ARMCI library the program is linked
  * with (reach's libarmci or ARMCI-MPI), so that two builds of the same
- * sources (this file, ga_harness.c, ga_ops.c and stats.c) can be run and
+ * sources (this file, ga_harness.c, ga_ops.c, ga_create.c and stats.c) can be run and
  * compared side by side.
  *
  * What it measures; each figure is the median of several samples, a sample
@@ -26,6 +26,8 @@
  *                   GA_Sync is timed): µs per GA_Sync.
  *   dgop            GA_Dgop (armci_msg_dgop) of x doubles, "+", by every
  *                   process at once: µs per call.
+ *   create          NGA_Create then GA_Destroy of an array of x bytes on
+ *                   each process, by every process at once: µs per pair.
  *   scatter_acc     NGA_Scatter_acc of x elements at random places in the
  *                   whole array, by rank 0: µs per call.
  *   dgemm           GA_Dgemm of x-by-x distributed matrices, by all: ms.
@@ -217,6 +219,7 @@ int main(int argc, char **argv)
         bench_lock();
         bench_sync();
         bench_dgop();
+        bench_create();
         bench_scatter_acc();
         bench_dgemm();
     }

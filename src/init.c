@@ -9,6 +9,7 @@
 #include "core/group.h"
 #include "core/mem.h"
 #include "core/rma.h"
+#include "sync/calls.h"
 #include "sync/counter.h"
 #include "sync/mutex_mcs.h"
 #include "sync/sync.h"
@@ -85,6 +86,7 @@ static int rt_init(int *argc, char ***argv, boot_comm_t *comm)
         mcs_register();
         window_register();
         coll_register();
+        group_on_coll(coll_allreduce, coll_sync_group); /* collective allocation's */
         handlers_registered = 1;
     }
     wait_forget_lost();

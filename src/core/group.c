@@ -2,6 +2,7 @@
 #include "base/handle.h"
 #include "transport/shm/shm.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,11 +12,20 @@ reach_group_t group_world;
 static handle_pool_t group_pool;
 static int (*group_made)(reach_group_t *);
 static void (*group_freeing)(reach_group_t *);
+static int (*group_coll_allreduce)(reach_group_t *, reach_scope_t, void *, size_t, reach_type_t, reach_reduce_op_t);
+static int (*group_coll_sync)(reach_group_t *, reach_scope_t);
 
 void group_on_make(int (*made)(reach_group_t *), void (*freeing)(reach_group_t *))
 {
     group_made = made;
     group_freeing = freeing;
+}
+
+void group_on_coll(int (*allreduce)(reach_group_t *, reach_scope_t, void *, size_t, reach_type_t, reach_reduce_op_t),
+                   int (*sync)(reach_group_t *, reach_scope_t))
+{
+    group_coll_allreduce = allreduce;
+    group_coll_sync = sync;
 }
 
 /* Fills g from its communicator: member ranks, node and masters splits. */
@@ -73,13 +83,44 @@ void group_barrier(reach_group_t *g)
 {
     /* The world's barrier on one node is the node barrier, which sleeps
      * rather than polls; other groups, and the world across nodes, use MPI
-     * (allocation and set-up are not hot paths). */
+     * (set-up only: allocation uses group_sync). */
     rt_order_release();
     if (g == &group_world && rt.node_count == 1)
         shm_node_barrier();
     else
         boot_comm_barrier(g->comm);
     rt_order_acquire();
+}
+
+_Static_assert(sizeof(long) == sizeof(long long), "group_allreduce_long passes longs to MPI as long longs");
+
+void group_allreduce_long(reach_group_t *g, reach_scope_t scope, long *buf, size_t count, reach_reduce_op_t op)
+{
+    if (count == 0)
+        return;
+    if (g->coll != NULL && group_coll_allreduce != NULL) {
+        int st = group_coll_allreduce(g, scope, buf, count, REACH_LONG, op);
+        if (st != REACH_SUCCESS)
+            rt_fatal("a collective allocation's reduction failed (%d)", st);
+        return;
+    }
+    if (count > INT_MAX)
+        rt_fatal("a collective allocation's reduction of %zu values", count);
+    long *out = malloc(sizeof(long) * count);
+    if (!out)
+        rt_oom("group", sizeof(long) * count);
+    boot_allreduce(scope == REACH_SCOPE_NODE ? g->node_comm : g->comm,
+                   op == REACH_REDUCE_SUM ? BOOT_ULL_SUM : BOOT_LL_MAX, buf, out, (int)count);
+    memcpy(buf, out, sizeof(long) * count);
+    free(out);
+}
+
+void group_sync(reach_group_t *g)
+{
+    if (g->coll != NULL && group_coll_sync != NULL)
+        group_coll_sync(g, REACH_SCOPE_ALL);
+    else
+        group_barrier(g);
 }
 
 /* Wraps a new communicator (or none) into *out. */

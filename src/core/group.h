@@ -19,6 +19,13 @@ struct reach_group {
  * start-up, since core cannot call up. */
 void group_on_make(int (*made)(reach_group_t *), void (*freeing)(reach_group_t *)) REACH_HIDDEN;
 
+/* The sync layer's collectives (reach_allreduce's and reach_sync_group's),
+ * which run on reach's own signals and waits that sleep: registered at
+ * start-up, for group_allreduce_long and group_sync to use once a group has
+ * its collectives. */
+void group_on_coll(int (*allreduce)(reach_group_t *, reach_scope_t, void *, size_t, reach_type_t, reach_reduce_op_t),
+                   int (*sync)(reach_group_t *, reach_scope_t)) REACH_HIDDEN;
+
 /* Builds the world group over rt.comm (reach_init). */
 int group_init_world(void) REACH_HIDDEN;
 void group_finalize_world(void) REACH_HIDDEN;
@@ -37,6 +44,17 @@ int group_dup(reach_group_t *parent, reach_group_t **out) REACH_HIDDEN;
 /* Collective over g: runs the sync layer's freeing hook, then frees g (not
  * the world group). */
 void group_free(reach_group_t *g) REACH_HIDDEN;
-/* Barrier of the members (no fence). */
+/* Barrier of the members (no fence), over MPI (but the world's on one
+ * node): for set-up, before a group's collectives exist. */
 void group_barrier(reach_group_t *g) REACH_HIDDEN;
+/* Collective over the scope of g: the members' count longs at buf combined
+ * by op (REACH_REDUCE_SUM or _MAX) into buf on every member; and a barrier
+ * (no fence). On the group's own collectives once it has them, else over
+ * MPI, as while they are being made. Collective allocation uses these:
+ * Global Arrays creates and destroys arrays all the time, and with more
+ * processes than cores each of MPI's busy-polling collectives took
+ * milliseconds. */
+void group_allreduce_long(reach_group_t *g, reach_scope_t scope, long *buf, size_t count,
+                          reach_reduce_op_t op) REACH_HIDDEN;
+void group_sync(reach_group_t *g) REACH_HIDDEN;
 #endif

@@ -31,15 +31,15 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
 
     /* The node's members allocate at once: check their sum against what
      * the node has, so that the answer is the same everywhere. */
-    unsigned long long node_total = 0, mine_ull = bytes;
-    boot_allreduce(g->node_comm, BOOT_ULL_SUM, &mine_ull, &node_total, 1);
+    long node_total = bytes > PTRDIFF_MAX ? 0 : (long)bytes; /* (too large: refused below) */
+    group_allreduce_long(g, REACH_SCOPE_NODE, &node_total, 1, REACH_REDUCE_SUM);
     shm_cache_flush(); /* every member's: what the node has is then free */
     size_t avail = shm_available();
     if (bytes > PTRDIFF_MAX)
         st = rt_error(REACH_ERR_ARG, call, "size %zu is too large (a negative size?)", bytes);
     else if (bases == NULL && user)
         st = rt_error(REACH_ERR_ARG, call, "the array of base addresses is NULL");
-    else if (node_total > avail) {
+    else if ((size_t)node_total > avail) {
         char a[32], h[32], v[32];
         int here = boot_comm_size(g->node_comm);
         st = rt_error(REACH_ERR_NOMEM, call,
@@ -52,23 +52,29 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
     void *mine = NULL;
     if (st == REACH_SUCCESS && bytes > 0)
         st = shm_alloc(call, bytes, SHM_BLOCK_COLLECTIVE, &mine);
-    /* One reduction agrees on success and on the allocation's id: the
+    /* One reduction (a maximum) agrees on success and on the allocation's
+     * id, and gathers every member's block: whether any member failed; the
      * highest next id of any member, so that ids match across the group
-     * although members take part in different groups' allocations. */
-    long long in[2] = {st != REACH_SUCCESS, rt.alloc_seq}, out[2];
-    boot_allreduce(g->comm, BOOT_LL_MAX, in, out, 2);
-    if (out[0]) {
+     * although members take part in different groups' allocations; then
+     * each member's base and length, the others' slots zero. */
+    size_t nv = 2 + 2 * (size_t)g->size;
+    long *v = calloc(nv, sizeof(long));
+    mem_alloc_t *a = calloc(1, sizeof *a);
+    if (!v || !a)
+        rt_oom(call, sizeof(long) * nv);
+    v[0] = st != REACH_SUCCESS;
+    v[1] = rt.alloc_seq;
+    v[2 + 2 * g->rank] = (long)(uintptr_t)mine;
+    v[3 + 2 * g->rank] = (long)bytes;
+    group_allreduce_long(g, REACH_SCOPE_ALL, v, nv, REACH_REDUCE_MAX);
+    if (v[0]) {
         if (mine)
             shm_free(mine, SHM_BLOCK_COLLECTIVE);
+        free(v);
+        free(a);
         return st != REACH_SUCCESS ? st : REACH_ERR_NOMEM;
     }
-
-    mem_alloc_t *a = calloc(1, sizeof *a);
-    uintptr_t *all = malloc(sizeof(uintptr_t) * 2 * (size_t)g->size);
-    if (!a || !all)
-        rt_oom(call, sizeof(uintptr_t) * 2 * (size_t)g->size);
-    uintptr_t pair[2] = {(uintptr_t)mine, (uintptr_t)bytes};
-    boot_allgather(g->comm, pair, sizeof pair, all);
+    const long *all = v + 2;
     a->members = g->size;
     a->world = malloc(sizeof(int) * (size_t)g->size);
     a->bases = malloc(sizeof(uintptr_t) * (size_t)g->size);
@@ -77,7 +83,7 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
         rt_oom(call, sizeof(uintptr_t) * (size_t)g->size);
     for (int i = 0; i < g->size; i++) {
         a->world[i] = g->world[i];
-        a->bases[i] = all[2 * i];
+        a->bases[i] = (uintptr_t)all[2 * i];
         a->lens[i] = (size_t)all[2 * i + 1];
         if (bases)
             bases[i] = (void *)a->bases[i];
@@ -85,9 +91,9 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
             seg_table_insert(&rt.peers[a->world[i]].segs, a->bases[i], a->bases[i] + a->lens[i]) != 0)
             rt_oom(call, sizeof(seg_range_t));
     }
-    free(all);
-    a->id = out[1];
-    rt.alloc_seq = out[1] + 1;
+    a->id = v[1];
+    rt.alloc_seq = v[1] + 1;
+    free(v);
     a->group = g;
     a->mine = mine;
     a->user = user;
@@ -123,11 +129,10 @@ int mem_free_collective(const char *call, reach_group_t *g, void *base, int user
     int st = REACH_SUCCESS;
     if (base && !found)
         st = rt_error(REACH_ERR_ARG, call, "%p is not the base of a live collective allocation", base);
-    long long in[2] = {found ? found->id : -1, found ? -found->id : LLONG_MIN};
-    long long out[2];
-    boot_allreduce(g->comm, BOOT_LL_MAX, in, out, 2);
-    long long id_max = out[0];
-    if (st == REACH_SUCCESS && id_max >= 0 && -out[1] != id_max)
+    long v[2] = {found ? found->id : -1, found ? -found->id : LONG_MIN};
+    group_allreduce_long(g, REACH_SCOPE_ALL, v, 2, REACH_REDUCE_MAX);
+    long id_max = v[0];
+    if (st == REACH_SUCCESS && id_max >= 0 && -v[1] != id_max)
         st = rt_error(REACH_ERR_ARG, call, "ranks passed blocks of different allocations");
     if (st == REACH_SUCCESS && !found) {
         /* Every rank that passed NULL: the agreed allocation, or, if all
@@ -145,11 +150,13 @@ int mem_free_collective(const char *call, reach_group_t *g, void *base, int user
             st = rt_error(REACH_ERR_ARG, call, "NULL passed, but this rank's block of the allocation is %p",
                           (void *)found->bases[g->rank]);
     }
-    if (!boot_all_agree(g->comm, st == REACH_SUCCESS))
+    long failed = st != REACH_SUCCESS;
+    group_allreduce_long(g, REACH_SCOPE_ALL, &failed, 1, REACH_REDUCE_MAX);
+    if (failed)
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
 
     /* Nobody may reuse the memory while a member still works on it. */
-    group_barrier(g);
+    group_sync(g);
     HANDLE_UNLINK(&allocs, found, next);
     mem_release(found);
     return REACH_SUCCESS;

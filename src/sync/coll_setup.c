@@ -100,12 +100,12 @@ static int coll_make(reach_group_t *g)
         }
     }
     if (st == REACH_SUCCESS) {
+        group_barrier(g); /* every area zeroed before anyone signals */
         gc->group = g;
         gc->block = bases[g->rank];
         gc->next = colls;
         colls = gc;
         g->coll = gc;
-        group_barrier(g); /* every area zeroed before anyone signals */
     } else {
         free(gc);
     }
@@ -147,14 +147,17 @@ static void coll_forget(struct group_coll *gc)
     free(gc);
 }
 
-/* Collective over g (at its release). */
+/* Collective over g (at its release). The area is freed over MPI: its
+ * own collectives, drained, send nothing more into it. */
 static void coll_release(reach_group_t *g)
 {
-    if (g->coll == NULL)
+    struct group_coll *gc = g->coll;
+    if (gc == NULL)
         return;
-    coll_drain(g->coll);
-    mem_free_collective("reach_group_free", g, g->coll->block, 0);
-    coll_forget(g->coll);
+    coll_drain(gc);
+    g->coll = NULL;
+    mem_free_collective("reach_group_free", g, gc->block, 0);
+    coll_forget(gc);
 }
 
 void coll_register(void)

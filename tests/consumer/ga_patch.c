@@ -5,7 +5,8 @@
  * result is exact.
  *
  *  - GA_Pack, GA_Unpack, GA_Scan_copy and GA_Scan_add (inclusive and
- *    exclusive) on 1-D C_INT and C_DBL arrays of 4099 elements, with a
+ *    exclusive) on 1-D C_INT and C_DBL arrays of 4099 elements (or the
+ *    number given as the argument), with a
  *    dense mask (every 3rd and every 7th element, set to varying non-zero
  *    values) and a sparse one (segments longer than a block from 4
  *    processes), over the whole array and over a range that starts and
@@ -28,7 +29,10 @@
 
 #include "ga_array.h"
 
-enum { N1 = 4099, LO1 = 518, HI1 = 3901 }; /* 1-D length and sub-range */
+/* 1-D length and sub-range; `ga_patch N` takes N elements (Global Arrays'
+ * own pack and scan tests use 200,000), the range from about N/8 to
+ * N - N/20. */
+static int N1 = 4099, LO1 = 518, HI1 = 3901;
 enum { R = 157, C = 143 };                  /* 2-D element-wise arrays */
 
 static int me, np;
@@ -470,6 +474,13 @@ int main(int argc, char **argv)
     gc_init("ga_patch", &argc, &argv, 1L << 21);
     me = GA_Nodeid();
     np = GA_Nnodes();
+    if (argc > 1) {
+        N1 = atoi(argv[1]);
+        LO1 = N1 / 8 - N1 / 8 % 21; /* set in the dense mask too */
+        HI1 = N1 - N1 / 20;
+        if (N1 < 4000)
+            GA_Error("ga_patch: the 1-D length must be at least 4000", N1);
+    }
     check_pack_scan();
     check_elementwise();
     check_matmul();
