@@ -5,8 +5,9 @@
  * result is exact.
  *
  *  - GA_Pack, GA_Unpack, GA_Scan_copy and GA_Scan_add (inclusive and
- *    exclusive) on 1-D C_INT and C_DBL arrays of 4099 elements (or the
- *    number given as the argument), with a
+ *    exclusive) on 1-D arrays of every type with a C_INT mask, and C_DBL
+ *    with masks of every type, made afresh for each pair: 4099 elements
+ *    (or the number given as the argument), with a
  *    dense mask (every 3rd and every 7th element, set to varying non-zero
  *    values) and a sparse one (segments longer than a block from 4
  *    processes), over the whole array and over a range that starts and
@@ -48,7 +49,7 @@ static long size_of(const struct arr *a)
 
 static double src_value(int type, long i)
 {
-    if (type == C_INT)
+    if (type == C_INT || type == C_LONG || type == C_LONGLONG)
         return (double)((i * 37) % 101) - 50;
     return (double)((i * 53) % 64 - 32) * 0.25;
 }
@@ -147,35 +148,48 @@ static void check_pack_scan_one(int type, struct arr *src, struct arr *mask, str
     }
 }
 
-static void check_pack_scan(void)
+/* One type of array with one type of mask, every array made afresh and
+ * destroyed after, as Global Arrays' own pack and scan tests do for every
+ * pair of types. */
+static void check_pack_scan_types(int type, int mtype)
 {
-    struct arr dense = make(C_INT, 1, N1, 1, "dense mask");
-    struct arr sparse = make(C_INT, 1, N1, 1, "sparse mask");
+    struct arr dense = make(mtype, 1, N1, 1, "dense mask");
+    struct arr sparse = make(mtype, 1, N1, 1, "sparse mask");
+    struct arr src = make(type, 1, N1, 1, "source");
+    struct arr x = make(type, 1, N1, 1, "x"), y = make(type, 1, N1, 1, "y");
     for (long i = 0; i < N1; i++) {
         dense.model[i] = dense_mask(i);
         sparse.model[i] = sparse_mask(i);
+        src.model[i] = src_value(type, i);
     }
     store_local(&dense);
     store_local(&sparse);
-    static const int types[2] = {C_INT, C_DBL};
-    for (int t = 0; t < 2; t++) {
-        int type = types[t];
-        struct arr src = make(type, 1, N1, 1, "source");
-        struct arr x = make(type, 1, N1, 1, "x"), y = make(type, 1, N1, 1, "y");
-        for (long i = 0; i < N1; i++)
-            src.model[i] = src_value(type, i);
-        store_local(&src);
-        GA_Sync();
-        check_pack_scan_one(type, &src, &dense, &x, &y, "dense", 0, N1 - 1);
-        check_pack_scan_one(type, &src, &dense, &x, &y, "dense", LO1, HI1);
-        check_pack_scan_one(type, &src, &sparse, &x, &y, "sparse", 0, N1 - 1);
-        check_pack_scan_one(type, &src, &sparse, &x, &y, "sparse", LO1, HI1);
-        destroy(&src);
-        destroy(&x);
-        destroy(&y);
-    }
+    store_local(&src);
+    GA_Sync();
+    char dname[32], sname[32];
+    snprintf(dname, sizeof dname, "dense %s", gc_type_name(mtype));
+    snprintf(sname, sizeof sname, "sparse %s", gc_type_name(mtype));
+    check_pack_scan_one(type, &src, &dense, &x, &y, dname, 0, N1 - 1);
+    check_pack_scan_one(type, &src, &dense, &x, &y, dname, LO1, HI1);
+    check_pack_scan_one(type, &src, &sparse, &x, &y, sname, 0, N1 - 1);
+    check_pack_scan_one(type, &src, &sparse, &x, &y, sname, LO1, HI1);
+    destroy(&src);
+    destroy(&x);
+    destroy(&y);
     destroy(&dense);
     destroy(&sparse);
+}
+
+/* Every type of array with a C_INT mask, and C_DBL with every type of
+ * mask. */
+static void check_pack_scan(void)
+{
+    static const int types[] = {C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL, C_DCPL};
+    for (size_t t = 0; t < sizeof types / sizeof *types; t++)
+        check_pack_scan_types(types[t], C_INT);
+    for (size_t t = 1; t < sizeof types / sizeof *types; t++)
+        if (types[t] != C_DBL)
+            check_pack_scan_types(C_DBL, types[t]);
 }
 
 /* ---------------------------------------------------------------------
