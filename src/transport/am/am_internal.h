@@ -63,7 +63,7 @@ typedef struct am_request {
     uint8_t tell;    /* counted: the origin is to be told once it is complete (am_tell_done) */
     int32_t origin;
     uint32_t gate;
-    uint32_t seq; /* counted: the origin's count of counted requests to here, this one included */
+    uint32_t seq; /* with tell: the origin's count of counted requests to here, this one included */
     uint64_t raddr, a, b;
     uint64_t token; /* the origin's reply slot, 0 for none */
     double scale[2];
@@ -118,15 +118,6 @@ typedef struct am_retry {
     struct am_retry *next;
     uint64_t msg[];
 } am_retry_t;
-
-/* The counted requests from one origin completed here, by number
- * (rq->seq): every one up to upto, and those above it in ahead, a ring of
- * cap bits (seq s at bit s % cap), allocated once one completes early. */
-typedef struct am_done_seqs {
-    uint32_t upto; /* read atomically: a waiting application thread reads it */
-    uint32_t cap;
-    uint64_t *ahead;
-} am_done_seqs_t;
 
 /* The reply slots of a packed strided or vector get, awaited after the
  * call returns: with what they point to copied (the plan; a vector's
@@ -188,11 +179,11 @@ extern struct am_state {
     /* The server side: served by whichever thread holds `serve` (a futex
      * mutex), the server thread or the application thread while it waits. */
     _Atomic uint32_t serve;
-    am_done_seqs_t *done_from; /* by origin: its counted requests completed here */
-    uint32_t *told;            /* by origin: done_from.upto when last told it (AM_DONE) */
-    uint32_t *want;            /* by origin: the count it asked to be told of */
-    int *untold;               /* the origins to tell at the next drain (listed) */
-    unsigned char *listed;     /* by origin: on untold */
+    uint32_t *done_from;   /* by origin: counted requests completed */
+    uint32_t *told;        /* by origin: done_from when last told it (AM_DONE) */
+    uint32_t *want;        /* by origin: the count it asked to be told of */
+    int *untold;           /* the origins to tell at the next drain (listed) */
+    unsigned char *listed; /* by origin: on untold */
     int nuntold;
     unsigned untold_events;    /* events served since origins were last told */
     signed char *same_process; /* by origin: its pid names it here (1), not (-1), unchecked (0) */
@@ -227,8 +218,7 @@ void am_on_push(const void *hdr, size_t hlen, void *data, size_t len, void *rndv
 void am_pack_runs(const reach_strided_t *p, const size_t *stride, char *base, uint64_t first, uint64_t count,
                   char *packed, int to_packed) REACH_HIDDEN;
 /* target.c */
-/* Waits until every counted request from origin numbered up to gate has
- * completed here. */
+/* Waits until the counted requests from origin completed here reach gate. */
 void am_wait_done_from(int origin, uint32_t gate) REACH_HIDDEN;
 void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *rndv) REACH_HIDDEN;
 void am_received(void *arg) REACH_HIDDEN;

@@ -143,8 +143,6 @@ static void am_free_state(void)
     for (int r = 0; am.flight && r < rt.size; r++)
         free(am.flight[r].ring);
     free(am.flight);
-    for (int r = 0; am.done_from && r < rt.size; r++)
-        free(am.done_from[r].ahead);
     free(am.done_from);
     free(am.told);
     free(am.want);
@@ -199,7 +197,7 @@ int am_init(void)
     am.quiet = calloc(n, sizeof(uint32_t));
     am.since_ack = calloc(n, sizeof(uint32_t));
     am.flight = calloc(n, sizeof(am_flight_t));
-    am.done_from = calloc(n, sizeof(am_done_seqs_t));
+    am.done_from = calloc(n, sizeof(uint32_t));
     am.told = calloc(n, sizeof(uint32_t));
     am.want = calloc(n, sizeof(uint32_t));
     am.untold = calloc(n, sizeof(int));

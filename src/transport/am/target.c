@@ -77,62 +77,12 @@ static void am_reply(const am_request_t *rq, int64_t value)
         am_reply_send(rq, am_reply_new(rq, value, 0), 0);
 }
 
-/* Whether every counted request from origin numbered up to count (modulo
- * 2^32) has completed here: what a gated call and a gated push wait for. */
+/* Whether the counted requests from origin completed here have reached
+ * count (modulo 2^32): what a gated call and a gated push wait
+ * for. Read atomically: a waiting application thread reads it too. */
 static inline int am_done_reached(int origin, uint32_t count)
 {
-    return (int32_t)(__atomic_load_n(&am.done_from[origin].upto, __ATOMIC_ACQUIRE) - count) >= 0;
-}
-
-static inline uint64_t *am_seq_word(const am_done_seqs_t *d, uint32_t seq, uint64_t *bit)
-{
-    *bit = (uint64_t)1 << (seq % 64);
-    return &d->ahead[(seq & (d->cap - 1)) / 64];
-}
-
-/* Enters seq, which completed before a request sent ahead of it, growing
- * the ring (twice as large, the seqs in it placed again) to hold it. */
-static void am_seq_ahead(am_done_seqs_t *d, uint32_t seq)
-{
-    uint64_t bit;
-    if (seq - d->upto >= d->cap) {
-        uint32_t cap = d->cap ? d->cap : 256;
-        while (seq - d->upto >= cap)
-            cap *= 2;
-        am_done_seqs_t grown = {d->upto, cap, calloc(cap / 64, sizeof(uint64_t))};
-        if (!grown.ahead)
-            rt_oom("server", cap / 8);
-        for (uint32_t s = d->upto + 1; d->cap && s - d->upto < d->cap; s++)
-            if (*am_seq_word(d, s, &bit) & bit)
-                *am_seq_word(&grown, s, &bit) |= bit;
-        free(d->ahead);
-        *d = grown;
-    }
-    *am_seq_word(d, seq, &bit) |= bit;
-}
-
-/* Counted request seq from origin is complete. One origin's requests need
- * not complete in the order it sent them: a rendezvous put completes once
- * its data has landed, a large message once it has been read (libfabric),
- * a handler request once it can be served, each after requests sent
- * behind it. upto stops below the first not complete: a count of
- * completions would let a gate pass with an earlier write still landing. */
-static void am_seq_done(int origin, uint32_t seq)
-{
-    am_done_seqs_t *d = &am.done_from[origin];
-    if ((int32_t)(seq - d->upto) <= 0)
-        rt_fatal("network: request %u from rank %d completed twice", seq, origin);
-    if (seq != d->upto + 1) {
-        am_seq_ahead(d, seq);
-        return;
-    }
-    uint32_t upto = seq;
-    uint64_t bit, *w;
-    while (d->cap && (*(w = am_seq_word(d, upto + 1, &bit)) & bit)) {
-        *w &= ~bit;
-        upto++;
-    }
-    __atomic_store_n(&d->upto, upto, __ATOMIC_RELEASE);
+    return (int32_t)(__atomic_load_n(&am.done_from[origin], __ATOMIC_ACQUIRE) - count) >= 0;
 }
 
 /* Lists origin to be told at the next drain if it asked for a count it
@@ -147,11 +97,14 @@ static void am_tell_later(int origin)
 
 /* A counted request is complete: op_done grows (and wakes a combined
  * barrier waiting for it), and its origin is told if it asked. It asks for
- * its own number, not the count done here: the last to complete may be
- * one that did not ask (am_seq_done). */
+ * its own number, not the count done here: a rendezvous put completes
+ * after the requests sent behind it, so the last to complete may be one
+ * that did not ask. */
 static void am_completed(const am_request_t *rq)
 {
-    am_seq_done(rq->origin, rq->seq);
+    uint32_t done = am.done_from[rq->origin] + 1;
+    /* (read by an application thread waiting for a gated push) */
+    __atomic_store_n(&am.done_from[rq->origin], done, __ATOMIC_RELEASE);
     if (rq->tell && (int32_t)(rq->seq - am.want[rq->origin]) > 0) /* (a fence may have asked for more) */
         am.want[rq->origin] = rq->seq;
     am_tell_later(rq->origin);
@@ -189,8 +142,8 @@ void am_tell_done(void)
     while (am.nuntold > 0) {
         int o = am.untold[--am.nuntold];
         am.listed[o] = 0;
-        if (am.told[o] != am.done_from[o].upto) {
-            am.told[o] = am.done_from[o].upto;
+        if (am.told[o] != am.done_from[o]) {
+            am.told[o] = am.done_from[o];
             rt_stat_inc(&rt.stats.flow_acks);
             am_request_t rq = {.origin = o, .token = AM_DONE};
             am_reply(&rq, am.told[o]);
