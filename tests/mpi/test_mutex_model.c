@@ -12,6 +12,10 @@
  * Order phase: an ARMCI_Rmw sees the same process's puts just before it
  * to its process, small and large.
  *
+ * Hand-over phase: the next holder of a mutex sees, in its own memory, the
+ * bulk put the last holder made there by rendezvous just before it
+ * unlocked, though the last holder writes there again right after.
+ *
  * Model phase: every rank hosts MUTEXES mutexes; mutex g guards a group of
  * cells spread over up to SPAN ranks from its own, and a log on its rank.
  * Each critical section takes one mutex or two (in order), and for each
@@ -146,6 +150,59 @@ static void order_phase(void)
     ARMCI_Free(area[me]);
     free(area);
     free(src);
+}
+
+/* ---- hand-over after a rendezvous ------------------------------------------------- */
+
+/* The next holder sees a bulk put the last holder made to its process,
+ * though that put is still landing when the lock passes and the last
+ * holder writes there again at once. Each section reads the count of
+ * sections and the stamp last written to each rank (on rank 0), checks
+ * that its own bulk block, in its own memory, holds its stamp, puts the
+ * next stamp into its right neighbour's block (by rendezvous,
+ * non-blocking, waited for only after the unlock), and unlocks; then it
+ * puts 8 B to that neighbour at once, a write that may complete there
+ * before the bulk has landed. A lock that passed on a
+ * count of completed writes, not on the writes it follows, would let the
+ * neighbour read its block too soon. */
+static void handover_phase(void)
+{
+    long **area = malloc(sizeof(long *) * (size_t)np), *src = malloc(sizeof(long) * BULK);
+    long *book = malloc(sizeof(long) * (size_t)(np + 1)); /* the count, then each rank's stamp */
+    size_t bytes = sizeof(long) * (BULK + 2 + (size_t)np); /* block, scratch word, book on rank 0 */
+    ARMCI_Malloc((void **)area, (int)bytes);
+    memset(area[me], 0, bytes);
+    ARMCI_Barrier();
+    int right = (me + 1) % np;
+    long *home_book = area[0] + BULK + 1, mine = 0;
+    for (int round = 0; round < 100; round++) {
+        ARMCI_Lock(0, 0);
+        ARMCI_Get(home_book, book, (int)(sizeof(long) * (size_t)(np + 1)), 0);
+        long want = book[1 + me], bad = 0;
+        for (int k = 0; k < BULK; k++)
+            bad += area[me][k] != want;
+        if (bad)
+            fprintf(stderr, "rank %d, hand-over round %d: %ld of %d elements of its block are not stamp %ld (e.g. %ld)\n",
+                    me, round, bad, BULK, want, area[me][BULK - 1]);
+        CHECK_EQ_LL(bad, 0);
+        long stamp = ++book[0];
+        for (int k = 0; k < BULK; k++)
+            src[k] = stamp;
+        armci_hdl_t h;
+        ARMCI_INIT_HANDLE(&h);
+        ARMCI_NbPut(src, area[right], (int)(sizeof(long) * BULK), right, &h);
+        book[1 + right] = stamp;
+        ARMCI_Put(book, home_book, (int)(sizeof(long) * (size_t)(np + 1)), 0);
+        ARMCI_Unlock(0, 0);
+        mine++;
+        ARMCI_Put(&mine, area[right] + BULK, sizeof mine, right);
+        ARMCI_Wait(&h); /* (src is written again next round) */
+    }
+    ARMCI_Barrier();
+    ARMCI_Free(area[me]);
+    free(area);
+    free(src);
+    free(book);
 }
 
 /* ---- the model phase -------------------------------------------------------------- */
@@ -461,6 +518,8 @@ int main(int argc, char **argv)
     ARMCI_Init();
     ARMCI_Create_mutexes(MUTEXES);
     order_phase();
+    if (np > 1)
+        handover_phase();
     for (int k = 0; k < repeat; k++)
         counter_phase();
     if (rounds > 0)
