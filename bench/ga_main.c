@@ -1,8 +1,8 @@
 /* ga-bench: the operations that dominate Global Arrays applications, timed
  * through GA's C API over whichever ARMCI library the program is linked
  * with (reach's libarmci or ARMCI-MPI), so that two builds of the same
- * sources (this file, ga_harness.c, ga_ops.c, ga_create.c and stats.c) can be run and
- * compared side by side.
+ * sources (this file, ga_harness.c, ga_ops.c, ga_create.c and stats.c)
+ * can be run and compared side by side.
  *
  * What it measures; each figure is the median of several samples, a sample
  * being a batch of operations timed together that lasts about 5 ms (1 ms

@@ -187,9 +187,8 @@ static void check_pack_scan(void)
     static const int types[] = {C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL, C_DCPL};
     for (size_t t = 0; t < sizeof types / sizeof *types; t++)
         check_pack_scan_types(types[t], C_INT);
-    for (size_t t = 1; t < sizeof types / sizeof *types; t++)
-        if (types[t] != C_DBL)
-            check_pack_scan_types(C_DBL, types[t]);
+    for (size_t t = 1; t < sizeof types / sizeof *types; t++) /* (C_INT's pair is above) */
+        check_pack_scan_types(C_DBL, types[t]);
 }
 
 /* ---------------------------------------------------------------------

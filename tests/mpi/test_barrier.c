@@ -6,9 +6,9 @@
  * process, fence+dissemination at most ceil(log2 N) + N-1 (its fences
  * send nothing, or one request a rank, and wait for the targets' tells;
  * they sent a request and answered one a rank before), not counting the
- * acks and tells of completed writes, which belong to the writes. Counts are asserted only
- * where every rank is its own node (REACH_NODE_SIZE=1); on one node there
- * is no network and the barrier sends nothing. */
+ * acks and tells of completed writes, which belong to the writes. Counts
+ * are asserted only where every rank is its own node (REACH_NODE_SIZE=1);
+ * on one node there is no network and the barrier sends nothing. */
 #include "mpi_check.h"
 #include "reach.h"
 

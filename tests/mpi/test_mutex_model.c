@@ -155,16 +155,15 @@ static void order_phase(void)
 /* ---- hand-over after a rendezvous ------------------------------------------------- */
 
 /* The next holder sees a bulk put the last holder made to its process,
- * though that put is still landing when the lock passes and the last
+ * though that put may still be landing when the lock passes and the last
  * holder writes there again at once. Each section reads the count of
  * sections and the stamp last written to each rank (on rank 0), checks
  * that its own bulk block, in its own memory, holds its stamp, puts the
  * next stamp into its right neighbour's block (by rendezvous,
  * non-blocking, waited for only after the unlock), and unlocks; then it
- * puts 8 B to that neighbour at once, a write that may complete there
- * before the bulk has landed. A lock that passed on a
- * count of completed writes, not on the writes it follows, would let the
- * neighbour read its block too soon. */
+ * puts 8 B to that neighbour at once. A lock passed on a count of
+ * completed writes relies on the origin completing the bulk put before
+ * that 8 B write is sent (transport/am/README.md, the gate). */
 static void handover_phase(void)
 {
     long **area = malloc(sizeof(long *) * (size_t)np), *src = malloc(sizeof(long) * BULK);
