@@ -65,14 +65,19 @@ void record(const char *series, size_t x, const char *label, const char *unit, c
  * not only the part timed): the count grows until two batches in a row last
  * at least half that (so that a batch slowed by a moment without a core
  * does not settle it); the trial batches warm up. With `collective`, every
- * process runs the batches and rank 0's times decide. */
+ * process runs the batches and the slowest one's time decides (rank 0's
+ * NGA_Read_inc is on its own memory: sized by it, the other's remote
+ * batches took 100 s between two machines). */
 static long calibrate(batch_fn fn, void *arg, int collective)
 {
     long step[2] = {1, 0}; /* operations; batches in a row that lasted long enough */
     while (step[1] < 2) {
         double t0 = now();
         fn(step[0], arg);
-        double t = now() - t0;
+        double t = now() - t0, slowest = t;
+        if (collective)
+            MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        t = slowest;
         if (B.me == 0) {
             if (t >= B.batch / 2) {
                 step[1]++;
@@ -176,9 +181,13 @@ void write_json(FILE *f, const char *impl, struct load before, struct load after
                "\"figure\": \"\", \"x\": \"size\", \"plot\": \"panels\",\n  \"machine\": {\"host\": ");
     json_string(f, host);
     fprintf(f,
-            ", \"cores\": %d, \"processes\": %d, \"nodes\": 1, \"target\": \"same node\", "
+            ", \"cores\": %d, \"processes\": %d, \"nodes\": %d, \"machines\": %d, \"target\": \"%s\", "
             "\"oversubscribed\": %s, \"mpi\": ",
-            cores, B.np, B.np > cores ? "true" : "false");
+            cores, B.np, B.network ? B.np : 1, B.machines,
+            B.machines > 1 ? "other machine"
+            : B.network    ? "other node"
+                           : "same node",
+            B.np > cores ? "true" : "false");
     json_string(f, mpi);
     fprintf(f, "},\n  \"samples\": %d,\n  \"environment\": {", B.samples);
     int first = 1;

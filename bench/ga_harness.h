@@ -23,6 +23,8 @@ struct result {
 
 struct ga_bench {
     int me, np, samples;
+    int machines;      /* count_machines() */
+    int network;       /* --network: every process its own node */
     double batch;      /* seconds a sample should last */
     size_t max_bytes;  /* the largest get, put or acc */
     int g_data;        /* doubles, CHUNK on each process */

@@ -132,6 +132,8 @@ int main(int argc, char **argv)
         MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &B.me);
     MPI_Comm_size(MPI_COMM_WORLD, &B.np);
+    B.machines = count_machines();
+    B.network = network;
     for (int i = 1; i < argc && !bad; i++) {
         if (strcmp(argv[i], "--help") == 0) {
             if (B.me == 0)

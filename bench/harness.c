@@ -190,6 +190,11 @@ static const char *json_safe(const char *s, char *buf, size_t len)
     return buf;
 }
 
+const char *target_place(void)
+{
+    return B.machines > 1 ? "other machine" : reach_same_node(1) ? "same node" : "other node";
+}
+
 void describe_run(void)
 {
     char host[256] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
@@ -198,13 +203,12 @@ void describe_run(void)
     MPI_Get_library_version(lib, &len);
     lib[strcspn(lib, "\n")] = '\0';
     char safe[MPI_MAX_LIBRARY_VERSION_STRING];
-    size_t n =
-        (size_t)snprintf(run_header, sizeof run_header,
-                         "  \"machine\": {\"host\": \"%s\", \"cores\": %d, \"processes\": %d, "
-                         "\"nodes\": %d, \"target\": \"%s\", \"oversubscribed\": %s, "
-                         "\"mpi\": \"%s\"},\n  \"samples\": %d,\n  \"environment\": {",
-                         host, B.cores, B.np, reach_node_count(), reach_same_node(1) ? "same node" : "other node",
-                         B.np > B.cores ? "true" : "false", json_safe(lib, safe, sizeof safe), B.samples);
+    size_t n = (size_t)snprintf(run_header, sizeof run_header,
+                                "  \"machine\": {\"host\": \"%s\", \"cores\": %d, \"processes\": %d, "
+                                "\"nodes\": %d, \"machines\": %d, \"target\": \"%s\", \"oversubscribed\": %s, "
+                                "\"mpi\": \"%s\"},\n  \"samples\": %d,\n  \"environment\": {",
+                                host, B.cores, B.np, reach_node_count(), B.machines, target_place(),
+                                B.np > B.cores ? "true" : "false", json_safe(lib, safe, sizeof safe), B.samples);
     extern char **environ;
     int first = 1;
     for (char **e = environ; *e && n < sizeof run_header - 512; e++) {

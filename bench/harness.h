@@ -34,6 +34,7 @@ enum op {
 
 struct bench {
     int me, np, cores, samples;
+    int machines; /* count_machines() */
     size_t max_size;
     char *seg_target; /* rank 1's segment (its address) */
     char *src, *dst;  /* local buffers */
@@ -87,6 +88,9 @@ void mpi_end_lock_all(void);
 /* On rank 0: the run's description (machine, MPI, samples, the REACH_ and
  * UCX_ environment), written into every experiment's file. */
 void describe_run(void);
+/* Where rank 1 is from rank 0: "same node", "other node" or "other
+ * machine". */
+const char *target_place(void);
 
 /* A progress line, on stdout with the tables (see harness.c). */
 void progress(const char *fmt, ...);

@@ -182,6 +182,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     B.me = reach_rank();
     B.np = reach_size();
+    B.machines = count_machines();
     if (B.np < 2) {
         if (B.me == 0)
             fprintf(stderr, "reach-bench: run on at least 2 processes (mpiexec -n 2 reach-bench)\n");
@@ -227,8 +228,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "reach-bench: cannot make the results folder %s: %s\n", out, strerror(errno));
             reach_abort(2, "reach-bench: no results folder");
         }
-        printf("reach-bench: %d processes on %d node(s), %d cores; origin rank 0, target rank 1 (%s)\n", B.np,
-               reach_node_count(), B.cores, reach_same_node(1) ? "same node" : "other node");
+        printf("reach-bench: %d processes on %d node(s) of %d machine(s), %d cores; origin rank 0, target rank 1 "
+               "(%s)\n",
+               B.np, reach_node_count(), B.machines, B.cores, target_place());
         printf("reach put and acc include reach_fence; MPI-3 ops include MPI_Win_flush\n");
         describe_run();
     }

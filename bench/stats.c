@@ -4,9 +4,11 @@
 
 #include "stats.h"
 
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cmp_double(const void *a, const void *b)
 {
@@ -41,4 +43,26 @@ int read_load(double load[3])
     if (f)
         fclose(f);
     return ok;
+}
+
+int count_machines(void)
+{
+    enum { NAME = 256 };
+    char me[NAME] = "";
+    int np, machines = 0;
+    gethostname(me, NAME - 1);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    char *all = calloc((size_t)np, NAME);
+    if (!all || MPI_Allgather(me, NAME, MPI_CHAR, all, NAME, MPI_CHAR, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        free(all);
+        return 1;
+    }
+    for (int r = 0; r < np; r++) {
+        int seen = 0;
+        for (int q = 0; q < r && !seen; q++)
+            seen = strcmp(all + (size_t)q * NAME, all + (size_t)r * NAME) == 0;
+        machines += !seen;
+    }
+    free(all);
+    return machines;
 }

@@ -1,6 +1,7 @@
-/* The clock, the statistics of a figure's samples and the machine's load:
- * what reach-bench's harness and ga-bench share. Neither reach nor MPI is
- * used here, so that ga-bench-armci-mpi links it without libreach. */
+/* The clock, the statistics of a figure's samples, the machine's load and
+ * how many machines the run spans: what reach-bench's harness and
+ * ga-bench share. reach is not used here (MPI is), so that
+ * ga-bench-armci-mpi links it without libreach. */
 #ifndef BENCH_STATS_H
 #define BENCH_STATS_H
 
@@ -33,5 +34,10 @@ double quantile(const double *sorted, int n, double p);
 /* The machine's load averages over 1, 5 and 15 minutes (/proc/loadavg);
  * 0 if they cannot be read. */
 int read_load(double load[3]);
+
+/* Collective over MPI_COMM_WORLD: how many machines its processes run on,
+ * told apart by host name (scripts/two-machines.sh gives each emulated
+ * machine its own). */
+int count_machines(void);
 
 #endif

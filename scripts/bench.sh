@@ -10,7 +10,18 @@
 #   2. reach-bench: every experiment at 2 processes beside MPI-3 RMA and the
 #      baselines the seeds name, then the scaling ones at 4; report.md with
 #      its plots (tools/reach-report.py) covers steps 1 and 2;
-#   3. reach at scale (scripts/scale.sh): message traces of every barrier
+#   3. the same between two machines (scripts/two-machines.sh: network
+#      namespaces, one rank on each), over UCX and over libfabric's tcp
+#      provider: ga-bench with reach and with ARMCI-MPI, and reach-bench's
+#      networks, transfer, sync, ga_sync and locks experiments beside
+#      MPI-3 RMA; where the machine cannot make namespaces it says why;
+#   4. ga-bench --quick on one node beside another job's 4 processes
+#      (build/busy-neighbour): busy-polling in MPI_Allreduce, then plain
+#      CPU-bound loops;
+#      each of steps 3 and 4 writes a sub-folder (machines-ucx,
+#      machines-ofi, busy-mpi, busy-cpu) that report.md covers too, and
+#      report.md opens with one screen of every condition and path;
+#   5. reach at scale (scripts/scale.sh): message traces of every barrier
 #      and lock algorithm, window epochs and the LU kernel at 2 to 32
 #      processes, replayed under LogGP models and projected to 4096 nodes:
 #      scale.md and its plots in scale/ (docs/scale.md: up to 64).
@@ -46,7 +57,8 @@ step "the build"
 # An earlier run's results go (a report would mix them in); nothing else
 # in the folder is touched.
 mkdir -p "$out"
-rm -rf "$out"/*.json "$out"/*.png "$out"/report.md "$out"/scale.md "$out"/scale
+rm -rf "$out"/*.json "$out"/*.png "$out"/report.md "$out"/scale.md "$out"/scale \
+    "$out"/machines-ucx "$out"/machines-ofi "$out"/busy-mpi "$out"/busy-cpu
 if [ -x build/ga-bench ]; then
     for net in "" --network; do
         for ga in ga-bench ga-bench-armci-mpi; do
@@ -62,6 +74,53 @@ fi
 $mpiexec -n 2 build/reach-bench $quick --out "$out"
 $mpiexec -n 4 build/reach-bench $quick --out "$out" --only ga_sync,locks,win_receiver,lu
 step "reach-bench"
+
+# A condition's runs go to a sub-folder that says what they ran under.
+condition() {
+    mkdir -p "$out/$1"
+    echo "$2" >"$out/$1/condition"
+}
+ga_pair() { # ga_pair LAUNCH... -- ARGS: ga-bench with reach, then with ARMCI-MPI
+    launch="" && while [ "$1" != -- ]; do launch="$launch $1" && shift; done && shift
+    for ga in ga-bench ga-bench-armci-mpi; do
+        [ -x build/$ga ] || continue
+        echo "== bench: $ga $*"
+        $launch build/$ga "$@"
+    done
+}
+if why=$(scripts/two-machines.sh -n 2 true 2>&1); then
+    for net in ucx ofi; do
+        case $net in
+        ucx) name="UCX" env="-genv REACH_NETWORK ucx" ;;
+        ofi) name="libfabric's tcp provider" env="-genv REACH_NETWORK ofi -genv REACH_OFI_PROVIDER tcp" ;;
+        esac
+        condition machines-$net "between two machines, over $name"
+        ga_pair scripts/two-machines.sh -n 2 $env -- $quick --network --out "$out/machines-$net"
+        echo "== bench: reach-bench between two machines, over $name"
+        scripts/two-machines.sh -n 2 $env build/reach-bench $quick --out "$out/machines-$net" \
+            --only networks,transfer,sync,ga_sync,locks
+    done
+    step "between two machines"
+else
+    echo "== bench: no runs between two machines: scripts/two-machines.sh cannot make them here: $why"
+fi
+if [ -x build/ga-bench ]; then
+    for kind in mpi cpu; do
+        case $kind in
+        mpi) what="4 processes looping on MPI_Allreduce (MPICH busy-polls)" ;;
+        cpu) what="4 CPU-bound loops" ;;
+        esac
+        condition busy-$kind "one machine, beside another job: $what"
+        $mpiexec -n 4 build/busy-neighbour $kind 900 >/dev/null 2>&1 &
+        neighbour=$!
+        sleep 2 # (its processes started and busy)
+        ga_pair $mpiexec -n 2 -- --quick --out "$out/busy-$kind" # (always: the neighbours set the pace)
+        kill $neighbour 2>/dev/null || true
+        wait $neighbour 2>/dev/null || true
+    done
+    step "beside busy neighbours"
+fi
+/usr/bin/python3 tools/reach-report.py "$out"
 scripts/scale.sh $quick build build/scale "$out/scale.md"
 step "reach at scale"
 now=$(date +%s)

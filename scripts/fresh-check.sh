@@ -106,8 +106,13 @@ if ! scripts/bench.sh --quick >/tmp/bench.log 2>&1; then
     exit 1
 fi
 grep "^== bench: .* took" /tmp/bench.log
-for f in report.md ga-np2.png sync-np2.png scale.md scale/barrier.svg; do
+for f in report.md ga-np2.png sync-np2.png scale.md scale/barrier.svg busy-mpi/ga-np2.png busy-cpu/condition; do
     test -s "reach-results/$f" || { echo "fresh-check: FAILED: scripts/bench.sh --quick wrote no reach-results/$f"; exit 1; }
+done
+# Its opening screen has a row for each condition the job measured.
+for what in "one machine" "beside another job"; do
+    grep -q "^| $what" reach-results/report.md ||
+        { echo "fresh-check: FAILED: report.md's opening screen has no row for \"$what\""; exit 1; }
 done
 written=$(find . -path ./build -prune -o -path ./reach-results -prune -o -newer /tmp/before-bench -type f -print)
 if [ -n "$written" ]; then

@@ -11,6 +11,11 @@ written here in reach-bench's format, and checks what it says:
 - the files of one experiment and process count written by two programs
   (ga-bench linked with reach, and with ARMCI-MPI) make one section with
   ARMCI-MPI's time over reach's, and its plot a panel per series;
+- the opening screen: per condition (the folder's own runs, and each
+  sub-folder that says its condition) and path, the geometric mean of the
+  baseline's time over reach's default algorithms, the count below 1 and
+  the worst figure; variants are left out of it, and the sections of a
+  sub-folder name its condition;
 - the plots: integer ticks on process-count axes, legends clear of the
   data, "µs" on time axes, and the strided plot in GB/s and % of
   contiguous with its total.
@@ -132,6 +137,50 @@ def test_report(top):
         check(rule in report, f"the report does not state its rule: {rule!r}")
 
 
+def test_glance(top):
+    folder = os.path.join(top, "glance")
+    machines = os.path.join(folder, "machines")
+    stray = os.path.join(folder, "stray")
+    for d in (folder, machines, stray):
+        os.mkdir(d)
+    write(folder, "sync", "bars", "", [
+        result("fetch-and-add 64-bit", "reach", 0, around(0.01)),
+        result("fetch-and-add 64-bit", "mpi3", 0, around(0.8)),
+        result("lock+unlock", "reach", 0, around(1.0)),
+        result("lock+unlock", "mpi3", 0, around(0.5))])
+    # Two algorithms: the default (MCS) counts at a glance, the other not.
+    write(folder, "locks", "lines", "processes", [
+        result("lock+unlock", "reach mcs", 2, around(4.0)),
+        result("lock+unlock", "reach ticket", 2, around(0.1)),
+        result("lock+unlock", "mpi3", 2, around(2.0))])
+    with open(os.path.join(machines, "condition"), "w") as f:
+        f.write("between two machines\n")
+    write(machines, "ga", "panels", "size", [
+        result("get", "reach-net", 8, around(2.0)), result("sync", "reach-net", 0, around(10.0))],
+        suffix="-reach-net")
+    write(machines, "ga", "panels", "size", [
+        result("get", "ARMCI-MPI-net", 8, around(4.0)), result("sync", "ARMCI-MPI-net", 0, around(5.0))],
+        suffix="-armci-mpi-net")
+    write(stray, "sync", "bars", "", [   # no condition file: not part of the report
+        result("barrier", "reach", 0, around(1.0)), result("barrier", "mpi3", 0, around(100.0))])
+    subprocess.run([sys.executable, SCRIPT, folder], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(folder, "report.md")) as f:
+        report = f.read()
+    head = report[:report.find("\nFigures are")]
+    check("## At a glance" in head, "the report does not open with its screen")
+    here = re.search(r"^\| one machine \| reach-bench \| MPI-3 \| (.*)$", head, re.M)
+    check(here and here.group(1).startswith(f"3 | {(80 * 0.5 * 0.5) ** (1 / 3):.2f} | 2 | 0.50: "),
+          f"the one-machine row does not count reach's defaults alone: {here and here.group(0)}")
+    there = re.search(r"^\| between two machines \| Global Arrays \(ga-bench\), network path \| "
+                      r"ARMCI-MPI \(network\) \| (.*)$", head, re.M)
+    check(there and there.group(1) == "2 | 1.00 | 1 | 0.50: `sync` 0 B (machines/ga-np2) |",
+          f"the between-machines row is wrong: {there and there.group(0)}")
+    check("stray" not in report, "a sub-folder that says no condition is reported")
+    check(re.search(r"^## Global Arrays.*between two machines\)$", report, re.M) or
+          re.search(r"^## the ga experiment \(2 processes, between two machines\)$", report, re.M),
+          "the sub-folder's section does not name its condition")
+
+
 def test_merge(top):
     folder = os.path.join(top, "merge")
     os.mkdir(folder)
@@ -146,7 +195,7 @@ def test_merge(top):
     subprocess.run([sys.executable, SCRIPT, folder], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(folder, "report.md")) as f:
         report = f.read()
-    check(report.count("\n## ") == 1, "two files of one experiment make more than one section")
+    check(report.count("\n## ") - report.count("\n## At a glance") == 1, "two files of one experiment make more than one section")
     check("| ARMCI-MPI / reach |" in report, "the merged section has no ARMCI-MPI / reach column")
     check(re.search(r"^\| get \| 8 \| .* \| .* \| 10\.00", row(report, "get", 8)),
           f"ARMCI-MPI's time over reach's is not given: {row(report, 'get', 8)}")
@@ -287,7 +336,7 @@ def test_plots(top):
 
 def main():
     with tempfile.TemporaryDirectory() as top:
-        for test in (test_report, test_merge, test_compare, test_plots):
+        for test in (test_report, test_glance, test_merge, test_compare, test_plots):
             try:
                 test(top)
             except Exception as e:   # a crash is a failure of this test, with the others still run

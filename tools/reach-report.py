@@ -10,6 +10,11 @@ A folder holds one file per experiment and process count
 report; a program that measures one implementation of an experiment writes
 <experiment>-np<N>-<implementation>.json (ga-bench, linked with reach and
 with ARMCI-MPI), and the files of one experiment and count are read as one.
+A sub-folder holding a file named `condition` (one line: what the runs in
+it ran under, e.g. between two machines, or beside another job) is
+reported too, its plots kept in it. The report opens with one screen: per
+condition and path, the geometric mean of the baseline's time over
+reach's, and the worst figure.
 reach-bench runs this at the end of a run (and for --compare).
 Plots need Debian's python3-matplotlib."""
 import glob
@@ -33,6 +38,15 @@ WIDE = 0.5             # a middle half of the samples wider than this share of t
 BUSY_RULE = (f"the 1-minute load average before or after the experiment was above {BUSY_LOAD} times the "
              "cores (with more processes than cores, the processes): other work competed for the cores")
 WIDE_RULE = f"the middle half of its samples spans more than {100 * WIDE:.0f}% of its median"
+# ga-bench's series whose x is a size in bytes (the others count doubles,
+# elements, processes or a matrix's order).
+GA_BYTES = {"get", "put", "acc", "sync", "create"}
+CONDITION = "condition"  # in a sub-folder of results: the condition its runs ran under
+HERE = "one machine"     # the condition of the folder's own runs
+# reach's default algorithm, where an experiment measures several
+# (REACH_BARRIER, REACH_LOCK, REACH_WIN_SYNC): what the screen counts.
+DEFAULTS = {"ga_sync": "reach combined", "locks": "reach mcs", "win_latency": "reach direct",
+            "win_overlap": "reach direct", "win_receiver": "reach direct"}
 
 
 def load(folder):
@@ -161,7 +175,9 @@ def size_text(n):
 
 
 def placement(m):
-    s = f"{m['processes']} processes on {m['nodes']} node(s), {m['cores']} cores, target on the {m['target']}"
+    machines = m.get("machines", 1)
+    s = (f"{m['processes']} processes on {m['nodes']} node(s)" + (f" of {machines} machines" if machines > 1 else "")
+         + f", {m['cores']} cores, target on the {m['target']}")
     return s + (" — **more processes than cores**" if m["oversubscribed"] else "")
 
 
@@ -404,8 +420,68 @@ def plot(stem, exp, folder, plt):
     return name
 
 
+def conditions(folder):
+    """[(condition, sub-folder or "", runs)]: the folder's own runs, then
+    each sub-folder's that says its condition, in the order they were
+    written (their condition files')."""
+    out = [(HERE, "", load(folder))]
+    for sub in sorted(glob.glob(os.path.join(folder, "*", CONDITION)), key=os.path.getmtime):
+        with open(sub) as f:
+            what = f.read().strip()
+        path = os.path.dirname(sub)
+        out.append((what or os.path.basename(path), os.path.basename(path), load(path)))
+    return out
+
+
+def counted(exp, impl):
+    """Whether the screen counts reach's impl in exp: reach as a user gets
+    it (its default algorithm where the experiment measures several; over
+    whichever path), not the variants beside it."""
+    return impl == DEFAULTS.get(exp["experiment"]) or (impl.startswith("reach") and " " not in impl)
+
+
+def glance(conds):
+    """The opening screen: a row per condition and path (ga-bench's build,
+    or reach-bench) and baseline: how many figures have both in one run
+    (times, with spreads), the geometric mean of the baseline's time over
+    reach's, how many are below 1 (the baseline faster), and the worst."""
+    rows = {}
+    for what, sub, runs in conds:
+        for stem, exp in runs.items():
+            stem = os.path.join(sub, stem)
+            lines = lines_of(exp)
+            impls = list(dict.fromkeys(i for _, i in lines))
+            for impl in impls:
+                base = base_of(impl, impls)
+                if not base or impl in BASELINES or not counted(exp, impl):
+                    continue
+                path = ("Global Arrays (ga-bench), " + ("network path" if impl.endswith(NET) else "one node")
+                        if exp["experiment"] == "ga" else "reach-bench")
+                row = rows.setdefault((what, path, impl_name(base)), [])
+                for (series, i), pts in lines.items():
+                    if i != impl:
+                        continue
+                    for x, a in pts.items():
+                        b = lines.get((series, base), {}).get(x)
+                        if ratio(exp, a, b):
+                            at = (size_text(x) if exp["x"] == "bytes" or series in GA_BYTES else f"{exp['x']} {x}"
+                                  if exp["x"] else "")
+                            row.append((b["median"] / a["median"], " ".join(filter(None, (f"`{series}`", at, f"({stem})")))))
+    out = ["| condition | path | baseline | figures | geometric mean | below 1 | worst |", "|---|---|---|---|---|---|---|"]
+    for (what, path, base), got in rows.items():
+        if not got:
+            continue
+        g = math.exp(sum(math.log(q) for q, _ in got) / len(got))
+        worst = min(got)
+        out.append(f"| {what} | {path} | {base} | {len(got)} | {g:.2f} | {sum(q < 1 for q, _ in got)} | "
+                   f"{worst[0]:{'.2f' if worst[0] >= 0.01 else '.1e'}}: {worst[1]} |")
+    return out
+
+
 def report(folder):
-    runs = load(folder)
+    conds = conditions(folder)
+    runs = {os.path.join(sub, stem): exp for _, sub, got in conds for stem, exp in got.items()}
+    condition_of = {os.path.join(sub, stem): what for what, sub, got in conds for stem in got}
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -422,7 +498,13 @@ def report(folder):
     wide_count = sum(wide(r) for exp in runs.values() for r in exp["results"])
     out = ["# reach-bench report", "",
            f"Machine {m['host']}: {m['cores']} cores; {m['mpi']}. Runs at "
-           + ", ".join(str(c) for c in counts) + " processes.", "",
+           + ", ".join(str(c) for c in counts) + " processes"
+           + (", under " + str(len(conds)) + " conditions" if len(conds) > 1 else "") + ".", "",
+           "## At a glance", "",
+           "Per condition and path, reach as a user gets it (its default algorithms) against each baseline, "
+           "over every figure of time both measured in one run: the geometric mean of the baseline's time "
+           "over reach's (above 1: reach is faster), how many figures are below 1, and the worst. The "
+           "sections below hold every figure, variants included.", ""] + glance(conds) + ["",
            f"Figures are medians of the samples (up to {first['samples']} per point) with the middle half "
            "of the samples (25th–75th percentile) in brackets; a figure of one run (LU's breakdown, from "
            "its median run) has neither brackets nor ratios. Every comparison was measured in the same run (ga-bench's: its two builds one right after the "
@@ -449,7 +531,8 @@ def report(folder):
         out += ["Environment: " + ", ".join(f"`{k}={v}`" for k, v in sorted(env.items())), ""]
     for stem, exp in runs.items():
         t, unit = table(exp)
-        out += [f"## {exp['title']} ({exp['machine']['processes']} processes"
+        where = "" if condition_of[stem] == HERE else f", {condition_of[stem]}"
+        out += [f"## {exp['title']} ({exp['machine']['processes']} processes{where}"
                 + (", **busy machine**)" if busy(exp) else ")"), "",
                 f"`{stem}`" + (f" — {exp['figure']}" if exp["figure"] else "")
                 + f"; {placement(exp['machine'])}; {load_text(exp)}; values in {unit}.", ""]
