@@ -2,6 +2,7 @@
 #include "base/atomic.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -14,6 +15,8 @@ _Thread_local int wait_contended;
  * when it last found that they had grown. */
 static _Thread_local long wait_preemptions;
 static _Thread_local double wait_preempted_at;
+/* When this thread last looked for ranks of its node on its core. */
+static _Thread_local double wait_spread_at;
 
 /* The description of a barrier wait, registered by the barrier. */
 static wait_describe_fn barrier_describe;
@@ -212,6 +215,74 @@ static void wait_describe(char *buf, size_t len)
     }
 }
 
+int wait_proc_cpu(int pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC), cpu = -1;
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* field 2 ends there */
+    for (int field = 2; p && field < 39; field++)
+        p = strchr(p + 1, ' ');
+    if (p == NULL || sscanf(p + 1, "%d", &cpu) != 1)
+        return -1;
+    return cpu;
+}
+
+int wait_less_crowded(int here, const void *allowed, const int *on)
+{
+    int best = here;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, (const cpu_set_t *)allowed) && on[c] < on[best])
+            best = c;
+    return best;
+}
+
+/* Keeps a node's ranks off one core. The kernel wakes a sleeping thread
+ * near the thread that woke it, so two ranks that wake each other (a
+ * barrier's, a lock's) gather on one core. Beside busy neighbours that is
+ * a slice's wait at each hand-over: the one that sleeps leaves the core to
+ * a neighbour, which runs until the next tick (4 ms at HZ 250), not to the
+ * rank it woke. Two ranks of GA_Sync beside 4 CPU loops on 2 cores took
+ * 8 ms a barrier so, and 0.2-0.8 us bound to a core each. So when this
+ * thread finds it has been preempted, at most every WAIT_CONTENDED_MS, it
+ * looks where its node's other ranks last ran; if one shares its core and
+ * a core it may run on holds fewer, it moves there: its affinity is set to
+ * that core, which moves it at once, then given back as it was, so that a
+ * binding of the user's or the launcher's stays. Beside the same loops the
+ * barriers then took 0.2-0.5 us (docs/benchmarks.md, "Beside busy
+ * neighbours"). */
+static void wait_spread(double now)
+{
+    if (rt_on_server || rt.node_size < 2 || rt.node_peers == NULL || now - wait_spread_at < WAIT_CONTENDED_MS * 1e-3)
+        return;
+    wait_spread_at = now;
+    cpu_set_t allowed;
+    int here = sched_getcpu(), on[CPU_SETSIZE] = {0};
+    if (here < 0 || here >= CPU_SETSIZE || sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
+        CPU_COUNT(&allowed) < 2)
+        return;
+    for (int k = 0; k < rt.node_size; k++) {
+        int r = rt.node_peers[k], cpu = wait_proc_visible(r) ? wait_proc_cpu(rt.peers[r].pid) : -1;
+        if (cpu >= 0 && cpu < CPU_SETSIZE)
+            on[cpu]++;
+    }
+    int best = wait_less_crowded(here, &allowed, on);
+    if (best == here)
+        return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(best, &one);
+    if (sched_setaffinity(0, sizeof one, &one) == 0)
+        sched_setaffinity(0, sizeof allowed, &allowed);
+}
+
 /* Whether this thread has been preempted lately (wait_spins). */
 static void wait_look_at_core(double now)
 {
@@ -222,6 +293,7 @@ static void wait_look_at_core(double now)
         wait_preemptions = ru.ru_nivcsw;
         wait_preempted_at = now;
         wait_contended = 1;
+        wait_spread(now);
     } else if (now - wait_preempted_at >= WAIT_CONTENDED_MS * 1e-3) {
         wait_contended = 0;
     }

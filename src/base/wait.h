@@ -128,6 +128,13 @@ void wait_describe_barrier(wait_describe_fn fn) REACH_HIDDEN;
 /* The state letter and start time of process pid, from /proc/PID/stat;
  * -1 if there is no such process. */
 int wait_proc_state(int pid, char *state, unsigned long long *start) REACH_HIDDEN;
+/* The core process pid last ran on (/proc/PID/stat's field 39), or -1. */
+int wait_proc_cpu(int pid) REACH_HIDDEN;
+/* Where a thread on core here, allowed on the cores in allowed (a
+ * cpu_set_t), had better run: the allowed core with the fewest of its
+ * node's other ranks (on, by core: CPU_SETSIZE counts), here unless one
+ * holds fewer than here does. */
+int wait_less_crowded(int here, const void *allowed, const int *on) REACH_HIDDEN;
 /* Turns the liveness checks on (at the end of reach_init) and off (once
  * every rank has reached reach_finalize, when a rank that ends ends
  * normally). */
