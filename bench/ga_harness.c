@@ -3,6 +3,7 @@
 
 #include "ga_harness.h"
 
+#include <ga.h>
 #include <mpi.h>
 
 #include <errno.h>
@@ -65,29 +66,32 @@ void record(const char *series, size_t x, const char *label, const char *unit, c
  * not only the part timed): the count grows until two batches in a row last
  * at least half that (so that a batch slowed by a moment without a core
  * does not settle it); the trial batches warm up. With `collective`, every
- * process runs the batches and the slowest one's time decides (rank 0's
- * NGA_Read_inc is on its own memory: sized by it, the other's remote
- * batches took 100 s between two machines). */
+ * process runs the batches and the slowest one's time decides, each
+ * process deciding alike (rank 0's NGA_Read_inc is on its own memory:
+ * sized by it, the other's remote batches took 100 s between two
+ * machines).
+ *
+ * Processes meet between batches through Global Arrays' own calls
+ * (GA_Dgop, GA_Sync), as a program would, not MPI's: at more processes
+ * than cores MPICH's busy-polling collectives left the processes out of
+ * step by a scheduler slice, which the first GA_Sync of the next batch
+ * then waited out (2 ms a GA_Sync at 4 processes on 2 cores in short
+ * batches; 18 us in long ones). */
 static long calibrate(batch_fn fn, void *arg, int collective)
 {
     long step[2] = {1, 0}; /* operations; batches in a row that lasted long enough */
     while (step[1] < 2) {
         double t0 = now();
         fn(step[0], arg);
-        double t = now() - t0, slowest = t;
+        double t = now() - t0;
         if (collective)
-            MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-        t = slowest;
-        if (B.me == 0) {
-            if (t >= B.batch / 2) {
-                step[1]++;
-            } else {
-                step[0] = t < B.batch / 64 ? 8 * step[0] : (long)((double)step[0] * B.batch / t) + 1;
-                step[1] = 0;
-            }
+            GA_Dgop(&t, 1, "max");
+        if (t >= B.batch / 2) {
+            step[1]++;
+        } else {
+            step[0] = t < B.batch / 64 ? 8 * step[0] : (long)((double)step[0] * B.batch / t) + 1;
+            step[1] = 0;
         }
-        if (collective)
-            MPI_Bcast(step, 2, MPI_LONG, 0, MPI_COMM_WORLD);
     }
     return step[0];
 }
@@ -98,10 +102,12 @@ void sample(batch_fn fn, void *arg, int collective, double *v)
     double each[B.np];
     for (int s = 0; s < B.samples; s++) {
         if (collective)
-            MPI_Barrier(MPI_COMM_WORLD);
+            GA_Sync();
         double t = fn(iters, arg) / (double)iters;
         if (collective) {
-            MPI_Gather(&t, 1, MPI_DOUBLE, each, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            for (int p = 0; p < B.np; p++)
+                each[p] = p == B.me ? t : 0;
+            GA_Dgop(each, B.np, "+");
             if (B.me == 0) {
                 qsort(each, (size_t)B.np, sizeof *each, cmp_double);
                 t = quantile(each, B.np, 0.5);
