@@ -34,21 +34,29 @@ static double wait_clock(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-int wait_proc_state(int pid, char *state, unsigned long long *start)
+/* /proc/PID/stat read into buf (len bytes): where its field 2, the
+ * command name, ends, or NULL. The name may hold spaces and parentheses:
+ * fields resume after the last ')'. */
+static const char *wait_proc_stat(int pid, char *buf, size_t len)
 {
-    char path[64], buf[1024];
+    char path[64];
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
+        return NULL;
+    ssize_t n = read(fd, buf, len - 1);
     close(fd);
     if (n <= 0)
-        return -1;
+        return NULL;
     buf[n] = '\0';
-    /* The command name may hold spaces and parentheses: fields resume
-     * after the last ')'. Field 3 is the state, field 22 the start time. */
-    const char *p = strrchr(buf, ')');
+    return strrchr(buf, ')');
+}
+
+int wait_proc_state(int pid, char *state, unsigned long long *start)
+{
+    char buf[1024];
+    /* Field 3 is the state, field 22 the start time. */
+    const char *p = wait_proc_stat(pid, buf, sizeof buf);
     if (p == NULL || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
                             state, start) != 2)
         return -1;
@@ -217,17 +225,9 @@ static void wait_describe(char *buf, size_t len)
 
 int wait_proc_cpu(int pid)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC), cpu = -1;
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* field 2 ends there */
+    char buf[1024];
+    int cpu = -1;
+    const char *p = wait_proc_stat(pid, buf, sizeof buf);
     for (int field = 2; p && field < 39; field++)
         p = strchr(p + 1, ' ');
     if (p == NULL || sscanf(p + 1, "%d", &cpu) != 1)
