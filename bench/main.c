@@ -162,6 +162,7 @@ int main(int argc, char **argv)
     for (int e = 0; e < NEXPERIMENTS; e++)
         total += selected[e];
     B.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    B.machines = count_machines(); /* (MPI's: the networks experiment below records it) */
     if (selected[0]) {
         MPI_Comm_rank(MPI_COMM_WORLD, &B.me);
         MPI_Comm_size(MPI_COMM_WORLD, &B.np);
@@ -182,7 +183,6 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     B.me = reach_rank();
     B.np = reach_size();
-    B.machines = count_machines();
     if (B.np < 2) {
         if (B.me == 0)
             fprintf(stderr, "reach-bench: run on at least 2 processes (mpiexec -n 2 reach-bench)\n");

@@ -88,7 +88,8 @@ ga_pair() { # ga_pair LAUNCH... -- ARGS: ga-bench with reach, then with ARMCI-MP
         $launch build/$ga "$@"
     done
 }
-if why=$(scripts/two-machines.sh -n 2 true 2>&1); then
+why=$(scripts/two-machines.sh -n 2 true 2>&1) && tm=0 || tm=$?
+if [ $tm -eq 0 ]; then
     for net in ucx ofi; do
         case $net in
         ucx) name="UCX" env="-genv REACH_NETWORK ucx" ;;
@@ -102,7 +103,7 @@ if why=$(scripts/two-machines.sh -n 2 true 2>&1); then
     done
     step "between two machines"
 else
-    echo "== bench: no runs between two machines: scripts/two-machines.sh cannot make them here: $why"
+    echo "== bench: no runs between two machines: scripts/two-machines.sh cannot make them here (status $tm): $why"
 fi
 if [ -x build/ga-bench ]; then
     for kind in mpi cpu; do
@@ -111,12 +112,15 @@ if [ -x build/ga-bench ]; then
         cpu) what="4 CPU-bound loops" ;;
         esac
         condition busy-$kind "one machine, beside another job: $what"
-        $mpiexec -n 4 build/busy-neighbour $kind 900 >/dev/null 2>&1 &
+        $mpiexec -n 4 build/busy-neighbour $kind 300 >/dev/null 2>&1 &
         neighbour=$!
+        trap 'kill $neighbour 2>/dev/null' EXIT # (also if a run fails)
         sleep 2 # (its processes started and busy)
+        kill -0 $neighbour 2>/dev/null || { echo "== bench: build/busy-neighbour $kind did not start" >&2; exit 1; }
         ga_pair $mpiexec -n 2 -- --quick --out "$out/busy-$kind" # (always: the neighbours set the pace)
         kill $neighbour 2>/dev/null || true
         wait $neighbour 2>/dev/null || true
+        trap - EXIT
     done
     step "beside busy neighbours"
 fi

@@ -141,8 +141,11 @@ def test_glance(top):
     folder = os.path.join(top, "glance")
     machines = os.path.join(folder, "machines")
     stray = os.path.join(folder, "stray")
-    for d in (folder, machines, stray):
+    empty = os.path.join(folder, "empty")
+    for d in (folder, machines, stray, empty):
         os.mkdir(d)
+    with open(os.path.join(empty, "condition"), "w") as f:   # a run cut short: said, but no files
+        f.write("cut short\n")
     write(folder, "sync", "bars", "", [
         result("fetch-and-add 64-bit", "reach", 0, around(0.01)),
         result("fetch-and-add 64-bit", "mpi3", 0, around(0.8)),
@@ -176,9 +179,16 @@ def test_glance(top):
     check(there and there.group(1) == "2 | 1.00 | 1 | 0.50: `sync` 0 B (machines/ga-np2) |",
           f"the between-machines row is wrong: {there and there.group(0)}")
     check("stray" not in report, "a sub-folder that says no condition is reported")
+    check("cut short" not in report, "a sub-folder with no runs is reported")
     check(re.search(r"^## Global Arrays.*between two machines\)$", report, re.M) or
           re.search(r"^## the ga experiment \(2 processes, between two machines\)$", report, re.M),
           "the sub-folder's section does not name its condition")
+    # The sub-folder's own report (reach-bench writes one) says its condition.
+    subprocess.run([sys.executable, SCRIPT, machines], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(machines, "report.md")) as f:
+        own = f.read()
+    check(re.search(r"^\| between two machines \| Global Arrays", own, re.M),
+          "a sub-folder's own report does not say its condition")
 
 
 def test_merge(top):

@@ -40,7 +40,7 @@ BUSY_RULE = (f"the 1-minute load average before or after the experiment was abov
 WIDE_RULE = f"the middle half of its samples spans more than {100 * WIDE:.0f}% of its median"
 # ga-bench's series whose x is a size in bytes (the others count doubles,
 # elements, processes or a matrix's order).
-GA_BYTES = {"get", "put", "acc", "sync", "create"}
+GA_SIZES = {"get", "put", "acc", "sync", "create"}
 CONDITION = "condition"  # in a sub-folder of results: the condition its runs ran under
 HERE = "one machine"     # the condition of the folder's own runs
 # reach's default algorithm, where an experiment measures several
@@ -49,8 +49,9 @@ DEFAULTS = {"ga_sync": "reach combined", "locks": "reach mcs", "win_latency": "r
             "win_overlap": "reach direct", "win_receiver": "reach direct"}
 
 
-def load(folder):
-    """{file stem: experiment} in ORDER, then by process count."""
+def load(folder, required=True):
+    """{file stem: experiment} in ORDER, then by process count; a folder
+    without one ends the run, or if not required gives {}."""
     runs = {}
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         with open(path) as f:
@@ -69,7 +70,7 @@ def load(folder):
         exp = kv[1]
         return (ORDER.index(exp["experiment"]) if exp["experiment"] in ORDER else 99,
                 exp["machine"]["processes"])
-    if not runs:
+    if not runs and required:
         sys.exit(f"reach-report: no experiment files in {folder}")
     return dict(sorted(runs.items(), key=key))
 
@@ -194,7 +195,7 @@ def ratio(exp, a, b):
     reach that the samples bear out (the baseline's 25th percentile above
     reach's 75th, on a machine that was not busy, from figures that are not
     wide), else plain with its marks."""
-    if not (a and b) or a["unit"] not in TIMES or a["median"] <= 0:
+    if not (a and b) or a["unit"] not in TIMES or a["median"] <= 0 or b["median"] <= 0:
         return ""
     if len(a["samples"]) < 2 or len(b["samples"]) < 2:   # one run: no spread to judge it by
         return ""
@@ -421,15 +422,22 @@ def plot(stem, exp, folder, plt):
 
 
 def conditions(folder):
-    """[(condition, sub-folder or "", runs)]: the folder's own runs, then
-    each sub-folder's that says its condition, in the order they were
-    written (their condition files')."""
-    out = [(HERE, "", load(folder))]
-    for sub in sorted(glob.glob(os.path.join(folder, "*", CONDITION)), key=os.path.getmtime):
-        with open(sub) as f:
-            what = f.read().strip()
+    """[(condition, sub-folder or "", runs)]: the folder's own runs (its
+    own condition file's, if it is such a sub-folder), then each
+    sub-folder's that says its condition and holds runs, in the order they
+    were written (their condition files')."""
+    def said(path):
+        with open(path) as f:
+            return f.read().strip()
+    own = os.path.join(folder, CONDITION)
+    out = [(said(own) if os.path.exists(own) else HERE, "", load(folder))]
+    for sub in sorted(glob.glob(os.path.join(folder, "*", CONDITION)), key=lambda p: (os.path.getmtime(p), p)):
         path = os.path.dirname(sub)
-        out.append((what or os.path.basename(path), os.path.basename(path), load(path)))
+        runs = load(path, required=False)
+        if not runs:
+            print(f"reach-report: {path} says its condition but holds no runs", file=sys.stderr)
+            continue
+        out.append((said(sub) or os.path.basename(path), os.path.basename(path), runs))
     return out
 
 
@@ -464,8 +472,8 @@ def glance(conds):
                     for x, a in pts.items():
                         b = lines.get((series, base), {}).get(x)
                         if ratio(exp, a, b):
-                            at = (size_text(x) if exp["x"] == "bytes" or series in GA_BYTES else f"{exp['x']} {x}"
-                                  if exp["x"] else "")
+                            in_bytes = exp["x"] == "bytes" or (exp["experiment"] == "ga" and series in GA_SIZES)
+                            at = size_text(x) if in_bytes else f"{exp['x']} {x}" if exp["x"] else ""
                             row.append((b["median"] / a["median"], " ".join(filter(None, (f"`{series}`", at, f"({stem})")))))
     out = ["| condition | path | baseline | figures | geometric mean | below 1 | worst |", "|---|---|---|---|---|---|---|"]
     for (what, path, base), got in rows.items():

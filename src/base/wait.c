@@ -250,14 +250,16 @@ int wait_less_crowded(int here, const void *allowed, const int *on)
  * a slice's wait at each hand-over: the one that sleeps leaves the core to
  * a neighbour, which runs until the next tick (4 ms at HZ 250), not to the
  * rank it woke. Two ranks of GA_Sync beside 4 CPU loops on 2 cores took
- * 8 ms a barrier so, and 0.2-0.8 us bound to a core each. So when this
+ * 8 ms a barrier so, as when bound to one core; bound to a core each,
+ * 0.2 us in 2 sittings of 3. So when this
  * thread finds it has been preempted, at most every WAIT_CONTENDED_MS, it
  * looks where its node's other ranks last ran; if one shares its core and
  * a core it may run on holds fewer, it moves there: its affinity is set to
  * that core, which moves it at once, then given back as it was, so that a
  * binding of the user's or the launcher's stays. Beside the same loops the
- * barriers then took 0.2-0.5 us (docs/benchmarks.md, "Beside busy
- * neighbours"). */
+ * barriers then took 0.4-3 us (docs/benchmarks.md, "Beside busy
+ * neighbours"). The core read is that of each rank's main thread, the
+ * one that calls reach unless the program calls it from others. */
 static void wait_spread(double now)
 {
     if (rt_on_server || rt.node_size < 2 || rt.node_peers == NULL || now - wait_spread_at < WAIT_CONTENDED_MS * 1e-3)
