@@ -10,18 +10,12 @@
  * priority it was started with. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "stats.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -32,19 +26,19 @@ int main(int argc, char **argv)
         return 2;
     }
     MPI_Init(&argc, &argv);
-    double end = seconds_now() + limit;
+    double end = now() + limit;
     volatile double x = 1.0;
     for (int go = 1; go;) {
         if (mpi) {
             /* every rank leaves in the same round: the first past the
              * limit tells the others through the minimum */
-            int mine = seconds_now() < end, all = 0;
+            int mine = now() < end, all = 0;
             MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
             go = all;
         } else {
             for (int k = 0; k < 1000000; k++)
                 x = x * 1.0000001 + 1e-9;
-            go = seconds_now() < end;
+            go = now() < end;
         }
     }
     MPI_Finalize();
