@@ -441,6 +441,10 @@ def conditions(folder):
     return out
 
 
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
 def counted(exp, impl):
     """Whether the screen counts reach's impl in exp: reach as a user gets
     it (its default algorithm where the experiment measures several; over
@@ -461,7 +465,7 @@ def glance(conds):
             impls = list(dict.fromkeys(i for _, i in lines))
             for impl in impls:
                 base = base_of(impl, impls)
-                if not base or impl in BASELINES or not counted(exp, impl):
+                if not base or not counted(exp, impl):
                     continue
                 path = ("Global Arrays (ga-bench), " + ("network path" if impl.endswith(NET) else "one node")
                         if exp["experiment"] == "ga" else "reach-bench")
@@ -479,7 +483,7 @@ def glance(conds):
     for (what, path, base), got in rows.items():
         if not got:
             continue
-        g = math.exp(sum(math.log(q) for q, _ in got) / len(got))
+        g = geomean([q for q, _ in got])
         worst = min(got)
         out.append(f"| {what} | {path} | {base} | {len(got)} | {g:.2f} | {sum(q < 1 for q, _ in got)} | "
                    f"{worst[0]:{'.2f' if worst[0] >= 0.01 else '.1e'}}: {worst[1]} |")
@@ -583,7 +587,7 @@ def compare(old_dir, new_dir):
                   + (" (wide)" if wide(r) or wide(b) else ""))
         if gains:
             shared += 1
-            g = math.exp(sum(math.log(q) for q in gains) / len(gains))
+            g = geomean(gains)
             print(f"  geometric mean of {len(gains)} gains: {g:.3f}")
     if shared == 0:
         sys.exit("reach-report: the two folders share no figure")
