@@ -38,8 +38,7 @@ WIDE = 0.5             # a middle half of the samples wider than this share of t
 BUSY_RULE = (f"the 1-minute load average before or after the experiment was above {BUSY_LOAD} times the "
              "cores (with more processes than cores, the processes): other work competed for the cores")
 WIDE_RULE = f"the middle half of its samples spans more than {100 * WIDE:.0f}% of its median"
-# ga-bench's series whose x is a size in bytes (the others count doubles,
-# elements, processes or a matrix's order).
+# ga-bench's series whose x is bytes (others count doubles, elements, processes, n)
 GA_SIZES = {"get", "put", "acc", "sync", "create"}
 CONDITION = "condition"  # in a sub-folder of results: the condition its runs ran under
 HERE = "one machine"     # the condition of the folder's own runs
@@ -50,8 +49,7 @@ DEFAULTS = {"ga_sync": "reach combined", "locks": "reach mcs", "win_latency": "r
 
 
 def load(folder, required=True):
-    """{file stem: experiment} in ORDER, then by process count; a folder
-    without one ends the run, or if not required gives {}."""
+    """{file stem: experiment} in ORDER, then by process count; none ends the run if required."""
     runs = {}
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         with open(path) as f:
