@@ -13,6 +13,12 @@
  *   each process learns how many writes were sent to it, in ceil(log2 N)
  *   rounds for any N (below), it waits until op_done reaches that number,
  *   and then the same barrier as above: at most 2 ceil(log2 N) messages.
+ *   The exchange is itself a dissemination barrier over every rank, and
+ *   it also tells every process whether any process sent a write since
+ *   the last barrier: if none did, there is nothing to wait for, and the
+ *   barrier ends after ceil(log2 N) messages (ARMCI_Barrier with no writes
+ *   between two machines: 40.7 us before, the same as a fenced one; see
+ *   docs/benchmarks.md).
  * tree  for comparison: an all-fence, then a combining tree of radix
  *   REACH_BARRIER_RADIX over the ranks: arrivals climb to rank 0, the
  *   release comes back down.
@@ -44,7 +50,9 @@ static struct {
     uint32_t arrivals;    /* tree: children's arrivals expected so far */
     int rounds;           /* ceil(log2 size) */
     size_t per_round;     /* entries in one round's buffer */
-    uint32_t *buf;        /* my round buffers, rounds x per_round */
+    uint32_t *buf;        /* my round buffers, 2 x rounds x per_round (by the
+                           * exchange's parity: below) */
+    uint32_t sent_sum;    /* the writes this process had sent at its last exchange */
     uintptr_t *raddr;     /* by rank: its round buffers, in its addresses */
     uint32_t *sums, *out; /* the combining array and a round's outgoing part */
     int counter_ready;    /* the counter barrier's counter exists */
@@ -101,7 +109,8 @@ static int bx_combined_init(const char *call)
     bx.out = malloc(sizeof(uint32_t) * bx.per_round);
     if (!bases || !bx.raddr || !bx.sums || !bx.out)
         rt_oom(call, sizeof(uintptr_t) * (size_t)rt.size);
-    int st = mem_alloc_collective(call, &group_world, sizeof(uint32_t) * bx.per_round * (size_t)bx.rounds, bases, 0);
+    int st =
+        mem_alloc_collective(call, &group_world, sizeof(uint32_t) * bx.per_round * 2 * (size_t)bx.rounds, bases, 0);
     if (st == REACH_SUCCESS) {
         bx.buf = bases[rt.rank];
         for (int r = 0; r < rt.size; r++)
@@ -169,6 +178,7 @@ int barrier_init(void)
         bx.rounds++;
     bx.per_round = (size_t)rt.size / 2 + 1;
     bx.buf = NULL;
+    bx.sent_sum = 0;
     bx.counter_ready = 0;
     return bx_prepare("reach_init", rt.cfg.barrier);
 }
@@ -233,15 +243,32 @@ static void bx_hierarchical(void)
  * offset has bit k set to rank me + 2^k, which adds them to its entries at
  * offset o - 2^k: each count travels along the bits of its offset and
  * arrives at offset 0 of its destination after ceil(log2 N) rounds, one
- * message each, whatever N. Returns the number of writes sent here. */
-static uint32_t bx_exchange(void)
+ * message each, whatever N. Each message also carries whether its sender
+ * or any process it has heard from sent a write since its last exchange
+ * (an OR, which the dissemination pattern completes for any N, where a
+ * sum would count some processes twice): *wrote says whether any process
+ * did. Returns the number of writes sent here.
+ *
+ * A process leaves the exchange once every process has entered it, but
+ * may not yet have read what it was sent: an exchange with no writes
+ * anywhere is the whole barrier, so a process may send the next
+ * exchange's messages to a peer still reading this one's. The rounds'
+ * buffers alternate by the exchange's parity: to send the one after next,
+ * a process must have heard from every process in the next, which each
+ * enters only once it has read this one. */
+static uint32_t bx_exchange(uint32_t *wrote)
 {
     int n = rt.size, me = rt.rank;
+    uint32_t sum = 0;
     bx.xchg_epoch++;
     for (int o = 0; o < n; o++) {
         int dest = (me + o) % n;
         bx.sums[o] = svc_sent_to(dest); /* 0 on the node: no counted writes */
+        sum += bx.sums[o];
     }
+    *wrote = sum != bx.sent_sum;
+    bx.sent_sum = sum;
+    uint32_t *buf = bx.buf + (bx.xchg_epoch & 1) * (size_t)bx.rounds * bx.per_round;
     for (int k = 0; k < bx.rounds; k++) {
         int d = 1 << k, peer = (me + d) % n;
         size_t m = 0;
@@ -250,15 +277,17 @@ static uint32_t bx_exchange(void)
                 bx.out[m++] = bx.sums[o];
                 bx.sums[o] = 0;
             }
-        size_t off = (size_t)k * bx.per_round * sizeof(uint32_t);
+        bx.out[m++] = *wrote;
+        size_t off = (size_t)(buf - bx.buf + k * bx.per_round) * sizeof(uint32_t);
         size_t word = ARENA_XCHG_OFF + (size_t)k * sizeof(waitword_t);
         rma_signal(peer, bx.out, bx.raddr[peer] + off, m * sizeof(uint32_t), rt.peers[peer].rbase + word);
         bx_wait(word, bx.xchg_epoch, (me + n - d) % n);
-        const uint32_t *in = bx.buf + (size_t)k * bx.per_round;
+        const uint32_t *in = buf + (size_t)k * bx.per_round;
         m = 0;
         for (int o = d; o < n; o++)
             if (o & d)
                 bx.sums[o - d] += in[m++];
+        *wrote |= in[m];
     }
     return bx.sums[0];
 }
@@ -305,11 +334,14 @@ static void bx_run(int fence)
         svc_node_barrier();
     } else {
         switch (rt.cfg.barrier) {
-        case BARRIER_COMBINED:
+        case BARRIER_COMBINED: {
+            uint32_t wrote = 1;
             if (fence)
-                svc_wait_completed(bx_exchange());
-            bx_hierarchical();
+                svc_wait_completed(bx_exchange(&wrote));
+            if (wrote)
+                bx_hierarchical();
             break;
+        }
         case BARRIER_TREE:
             if (fence)
                 rma_flush_all();
