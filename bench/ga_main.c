@@ -21,9 +21,13 @@
  *                   latter by every process at once (x = 8 x processes):
  *                   µs per section; with every process, the median over
  *                   them of each one's mean.
- *   sync            GA_Sync alone (x = 0), and GA_Sync right after every
- *                   process has put x bytes to every process (only the
- *                   GA_Sync is timed): µs per GA_Sync.
+ *   sync            GA_Sync alone (x = 0), and every process putting x
+ *                   bytes to every process, then GA_Sync: µs per GA_Sync,
+ *                   or per round of puts and GA_Sync. The puts are timed
+ *                   with it: ARMCI-MPI completes each put at its target
+ *                   before NGA_Put returns, reach in the GA_Sync, so the
+ *                   GA_Sync alone would charge reach with what ARMCI-MPI
+ *                   pays in the puts.
  *   dgop            GA_Dgop (armci_msg_dgop) of x doubles, "+", by every
  *                   process at once: µs per call.
  *   create          NGA_Create then GA_Destroy of an array of x bytes on

@@ -245,17 +245,15 @@ static double sync_batch(long iters, void *p)
             GA_Sync();
         return now() - t0;
     }
-    double t = 0;
+    double t0 = now();
     for (long i = 0; i < iters; i++) {
         for (int q = 0; q < B.np; q++) {
             int lo = q * CHUNK + B.me * a->n, hi = lo + a->n - 1;
             NGA_Put(B.g_data, &lo, &hi, B.src, &ld);
         }
-        double t0 = now();
         GA_Sync();
-        t += now() - t0;
     }
-    return t;
+    return now() - t0;
 }
 
 /* Every process's part of the array holds what every process put in it. */
