@@ -14,8 +14,8 @@
  *   rounds for any N (below), it waits until op_done reaches that number,
  *   and then the same barrier as above: at most 2 ceil(log2 N) messages.
  *   The exchange is itself a dissemination barrier over every rank, and
- *   it also tells every process whether any process sent a write since
- *   the last barrier: if none did, there is nothing to wait for, and the
+ *   it also tells every process whether any process sent a write to
+ *   another node since its last exchange: if none did, there is nothing to wait for, and the
  *   barrier ends after ceil(log2 N) messages (ARMCI_Barrier with no writes,
  *   one rank on each of two machines: 17.9 us, where both phases took
  *   40.7; docs/benchmarks.md).
@@ -249,13 +249,15 @@ static void bx_hierarchical(void)
  * sum would count some processes twice): *wrote says whether any process
  * did. Returns the number of writes sent here.
  *
- * A process leaves the exchange once every process has entered it, but
- * may not yet have read what it was sent: an exchange with no writes
+ * A process leaves the exchange once every process has entered it, but a
+ * peer may not yet have read what it was sent: an exchange with no writes
  * anywhere is the whole barrier, so a process may send the next
  * exchange's messages to a peer still reading this one's. The rounds'
  * buffers alternate by the exchange's parity: to send the one after next,
  * a process must have heard from every process in the next, which each
- * enters only once it has read this one. */
+ * enters only once it has read this one. A round's waitword then counts
+ * the signals of two exchanges: one sender's signals must arrive in the
+ * order sent (as coll_exchange's do). */
 static uint32_t bx_exchange(uint32_t *wrote)
 {
     int n = rt.size, me = rt.rank;
@@ -268,7 +270,7 @@ static uint32_t bx_exchange(uint32_t *wrote)
     }
     *wrote = sum != bx.sent_sum;
     bx.sent_sum = sum;
-    uint32_t *buf = bx.buf + (bx.xchg_epoch & 1) * (size_t)bx.rounds * bx.per_round;
+    size_t half = (bx.xchg_epoch & 1) * (size_t)bx.rounds * bx.per_round; /* this exchange's buffers */
     for (int k = 0; k < bx.rounds; k++) {
         int d = 1 << k, peer = (me + d) % n;
         size_t m = 0;
@@ -278,11 +280,11 @@ static uint32_t bx_exchange(uint32_t *wrote)
                 bx.sums[o] = 0;
             }
         bx.out[m++] = *wrote;
-        size_t off = (size_t)(buf - bx.buf + k * bx.per_round) * sizeof(uint32_t);
+        size_t off = (half + (size_t)k * bx.per_round) * sizeof(uint32_t);
         size_t word = ARENA_XCHG_OFF + (size_t)k * sizeof(waitword_t);
         rma_signal(peer, bx.out, bx.raddr[peer] + off, m * sizeof(uint32_t), rt.peers[peer].rbase + word);
         bx_wait(word, bx.xchg_epoch, (me + n - d) % n);
-        const uint32_t *in = buf + (size_t)k * bx.per_round;
+        const uint32_t *in = bx.buf + half + (size_t)k * bx.per_round;
         m = 0;
         for (int o = d; o < n; o++)
             if (o & d)
@@ -334,14 +336,15 @@ static void bx_run(int fence)
         svc_node_barrier();
     } else {
         switch (rt.cfg.barrier) {
-        case BARRIER_COMBINED: {
-            uint32_t wrote = 1;
-            if (fence)
-                svc_wait_completed(bx_exchange(&wrote));
-            if (wrote)
-                bx_hierarchical();
+        case BARRIER_COMBINED:
+            if (fence) {
+                uint32_t wrote, count = bx_exchange(&wrote);
+                if (!wrote)
+                    break; /* the exchange was the barrier */
+                svc_wait_completed(count);
+            }
+            bx_hierarchical();
             break;
-        }
         case BARRIER_TREE:
             if (fence)
                 rma_flush_all();

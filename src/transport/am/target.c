@@ -116,9 +116,11 @@ static void am_completed(const am_request_t *rq)
 
 /* A fence waits until the target has told the origin that every counted
  * request it sent has completed there (requests may still be arriving, or
- * receiving their data by rendezvous). The server tells each origin that
- * asked once it has drained what arrived (or after AM_TELL_EVERY events
- * without draining, am_serve). A process that fences asks with each
+ * receiving their data by rendezvous). The server thread tells each
+ * origin that asked once it has drained what arrived (or after
+ * AM_TELL_EVERY events without draining, am_serve); a serving application
+ * thread at the end of each round that served something (am_serve_try).
+ * A process that fences asks with each
  * counted request (rq->tell): a fence right after writes, as GA_Sync's
  * (ARMCI_AllFence, then a barrier), then waits for one message where a
  * fence request and its answer took two, and the target's server, woken
