@@ -7,6 +7,7 @@
 
 mcs_slots_t mcs_slots = {.free = ~(uint64_t)0};
 
+static int mcs_id_enqueue; /* the swap (and link) handler, at the lock's server */
 static int mcs_id_link;    /* the link handler, at the predecessor's server */
 static int mcs_id_forward; /* the pass, at the server of a rank the holder wrote */
 
@@ -117,8 +118,19 @@ void mcs_link_remote(uint64_t prev, uint64_t me)
 {
     rt_stat_inc(&rt.stats.remote_atomics);
     svc_call(mcs_rank(prev), mcs_id_link, mcs_next_raddr(prev), me, MCS_RELEASED, NULL, 0, 0, NULL, 0);
+    mcs_wait_pass();
+}
+
+void mcs_wait_pass(void)
+{
     if (svc_wait_push() != 0) /* 1: passed by a holder, 0: it had left */
         rt.stats.lock_contended++;
+}
+
+uint64_t mcs_enqueue_remote(int rank, uintptr_t word, uint64_t me)
+{
+    rt_stat_inc(&rt.stats.remote_atomics);
+    return (uint64_t)svc_call(rank, mcs_id_enqueue, word, me, 0, NULL, 0, 1, NULL, 0);
 }
 
 /* Takes the lock only if it is free: empty, or its tail a parked node
@@ -168,8 +180,23 @@ static int mcs_serve_link(svc_target_t *t)
     return 1;
 }
 
+/* A waiter on another node swaps itself into the lock word (a). Behind a
+ * tail on this node, the server links it too, so that the holder can pass
+ * the lock as soon as it leaves: no second trip from the waiter. */
+static int mcs_serve_enqueue(svc_target_t *t)
+{
+    uint64_t prev = atom_xchg_acq_rel((_Atomic uint64_t *)(void *)t->local, t->a);
+    mcs_qnode_t *pq = prev != 0 ? mcs_qnode(prev) : NULL;
+    if (pq == NULL)
+        t->value = (int64_t)prev;
+    else
+        t->value = atom_xchg_acq_rel(&pq->next, t->a) == MCS_RELEASED ? 0 : (int64_t)(prev | MCS_LINKED);
+    return 1;
+}
+
 void mcs_register(void)
 {
+    mcs_id_enqueue = svc_handler(mcs_serve_enqueue, 0);
     mcs_id_link = svc_handler(mcs_serve_link, 0);
     mcs_id_forward = svc_handler(mcs_serve_forward, 0);
 }

@@ -5,16 +5,19 @@
  * node and is woken by its predecessor, so the lock passes in FIFO order
  * with one store (one message to another node, none on the node) and,
  * only if the waiter sleeps, one futex wake. The lock's server takes part only in
- * the swap on the lock word from another node.
+ * the swap on the lock word from another node; there it also links the
+ * waiter behind a tail of its own node, so a contended hand-off from the
+ * lock's node to another costs one message each way (the swap's request,
+ * the pass) and none from the waiter after the swap.
  * Release without a compare-and-swap (which the paper leaves as future
  * work): a holder with no successor swaps RELEASED into its own queue
  * node's next — a local atomic, no message — and leaves the node
  * "parked" as the queue's tail. The next process to swap the lock word
  * gets the parked node as predecessor and links to it with a swap; if
  * that returns RELEASED it holds the lock at once. From another node the
- * link is one message, and the predecessor's server answers (a push)
- * only in that case, so a contended hand-off still costs the swap and
- * one message. A parked slot is free again once a successor has linked
+ * link is the lock's server's own exchange if the predecessor is on its
+ * node; else one message, and the predecessor's server answers (a push)
+ * only in that case. A parked slot is free again once a successor has linked
  * to it, or, when every slot is parked, after a compare-and-swap of the
  * lock word from it to empty. Trylock takes a lock whose tail is parked
  * by a compare-and-swap from that tail to itself. The generation (per
@@ -61,6 +64,10 @@ extern mcs_slots_t mcs_slots REACH_HIDDEN;
  * encoding (those have rank + 1 >= 1 in the high half). */
 #define MCS_RELEASED ((uint64_t)1)
 #define MCS_SLOT_BITS 6 /* ARENA_QNODES == 64 */
+/* In the lock's server's answer to a waiter of another node: it linked
+ * the waiter behind the old tail (never set in an encoding, whose rank + 1
+ * fits 31 bits). */
+#define MCS_LINKED ((uint64_t)1 << 63)
 
 static inline uint64_t mcs_encode(int rank, int slot)
 {
@@ -107,8 +114,15 @@ static inline void mcs_slot_hold(signed char *entry, int slot)
 /* A free slot for a new queue node (reclaiming a parked one if need be);
  * fails if this process holds ARENA_QNODES locks. */
 int mcs_slot_take(const char *call, int *slot) REACH_HIDDEN;
+/* Swaps me into lock word word of rank, on another node, at its server,
+ * which also links me behind the old tail if that is on its node: returns
+ * the old tail, with MCS_LINKED set if so (then the lock is passed to me
+ * later), or 0 if the lock is mine (free, or its tail had left). */
+uint64_t mcs_enqueue_remote(int rank, uintptr_t word, uint64_t me) REACH_HIDDEN;
 /* Links queue node me behind prev, on another node, and waits for the lock. */
 void mcs_link_remote(uint64_t prev, uint64_t me) REACH_HIDDEN;
+/* Waits for the push that passes the lock to this process. */
+void mcs_wait_pass(void) REACH_HIDDEN;
 /* Passes the lock to the successor next. */
 void mcs_pass(uint64_t next) REACH_HIDDEN;
 /* Releases the holder's writes and passes the lock to next, behind the
@@ -129,14 +143,20 @@ static inline int mcs_lock(const char *call, reach_mutexes_t *set, int id, int r
     mcs_qnode_t *q = mcs_qnode(me);
     atom_store_relaxed(&q->next, 0);
     atom_store_relaxed(&q->locked.value, 1);
-    uint64_t prev = mcs_word_op(set, id, rank, WORD_SWAP64, me, 0);
+    uintptr_t word = mutex_words(set, id, rank);
+    char *here = rma_here(rank, word);
+    uint64_t prev = here ? word_apply(here, WORD_SWAP64, me, 0) : mcs_enqueue_remote(rank, word, me);
+    int linked = (prev & MCS_LINKED) != 0;
+    prev &= ~MCS_LINKED;
     mcs_qnode_t *pq = prev != 0 ? mcs_qnode(prev) : NULL;
     /* Behind a predecessor on this node that had left (its node reads
      * RELEASED), the lock is ours at once, with nothing to wait for. */
-    if (prev != 0 && (pq == NULL || atom_xchg_acq_rel(&pq->next, me) != MCS_RELEASED)) {
+    if (prev != 0 && (linked || pq == NULL || atom_xchg_acq_rel(&pq->next, me) != MCS_RELEASED)) {
         wait_for(WAIT_MUTEX, rank, id, 0);
         wait_behind(mcs_rank(prev), pq ? &pq->locked.value : NULL);
-        if (pq == NULL) {
+        if (linked) {
+            mcs_wait_pass();
+        } else if (pq == NULL) {
             mcs_link_remote(prev, me);
         } else {
             rt.stats.lock_contended++;
