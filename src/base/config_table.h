@@ -61,6 +61,8 @@
       "do not print the one-line message of a call that fails on bad arguments")      \
     X(server_spin, "REACH_SERVER_SPIN", UINT, "50",                                  \
       "empty progress calls of the server thread before it sleeps on the network's wakeup descriptor") \
+    X(server_slice_us, "REACH_SERVER_SLICE", UINT, "100",                            \
+      "time slice in microseconds that the server thread asks of the scheduler (Linux 6.12 and later; at least 100), so that it preempts a thread computing on its core when a request comes (0: the scheduler's default)") \
     X(strided_protocol, "REACH_STRIDED_PROTOCOL", PROTOCOL, "auto",                 \
       "strided and vector transfers to other nodes: direct (an operation per run or pair), pack (pipelined chunks), auto") \
     X(get_write, "REACH_GET_WRITE", SIZE, "64k",                                   \

@@ -12,10 +12,15 @@
 #include "boot/boot.h"
 #include "transport/shm/shm_ops.h"
 
+#include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 struct am_state am;
 
@@ -98,10 +103,46 @@ static void am_serve_poll(void)
  * briefly: a polling server takes the core that the process's own woken
  * thread needs (2 ranks on 2 cores: barrier 14 us at 50 calls, 135 us at
  * 2000). Woken while the application thread serves, it waits for am.serve. */
+/* The scheduler's sched_setattr argument (the first version's 48 bytes). */
+struct am_sched_attr {
+    uint32_t size, policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime, deadline, period;
+};
+
+/* Asks the scheduler for a short slice for this thread (REACH_SERVER_SLICE;
+ * EEVDF, Linux 6.12 and later): a woken thread with a shorter slice than
+ * the one running gets an earlier deadline, and so the core at once. A
+ * rank bound to one core (Open MPI's default at 2 processes or fewer, or
+ * -bind-to core) shares it between its computing thread and its server,
+ * which without this waits out the computing thread's slice (milliseconds)
+ * before it serves a request. The thread's nice value stays as it is. On
+ * older kernels the slice is not used; a kernel that refuses it leaves the
+ * default. */
+static void am_server_slice(void)
+{
+    if (rt.cfg.server_slice_us == 0)
+        return;
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    if (errno != 0)
+        return;
+    struct am_sched_attr a = {
+        .size = sizeof a,
+        .policy = SCHED_OTHER,
+        .nice = nice,
+        .runtime = (uint64_t)(rt.cfg.server_slice_us < 100 ? 100 : rt.cfg.server_slice_us) * 1000,
+    };
+    (void)syscall(SYS_sched_setattr, 0, &a, 0);
+}
+
 void *am_server_main(void *arg)
 {
     (void)arg;
     rt_on_server = 1;
+    am_server_slice();
     unsigned idle = 0;
     futex_mutex_lock(&am.serve);
     for (unsigned round = 1; !atomic_load(&am.stop); round++) {
