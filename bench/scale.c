@@ -304,8 +304,8 @@ static double lowest_median(double (*op)(void), int reps)
  * target's worker does the get in software, where an RDMA network's card
  * would); G from a 1 MiB get. An add to a counter homed at rank 1 (a
  * request its server handles and answers) is measured beside them; the
- * replay takes handlers' time from the traces themselves. Each figure is
- * the lowest median of ROUNDS rounds (lowest_median). */
+ * replay takes handlers' time from the traces themselves. Each round trip
+ * is the lowest median of ROUNDS rounds (lowest_median). */
 static void calibrate(const char *file)
 {
     if (np != 2) {

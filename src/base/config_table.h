@@ -62,7 +62,7 @@
     X(server_spin, "REACH_SERVER_SPIN", UINT, "50",                                  \
       "empty progress calls of the server thread before it sleeps on the network's wakeup descriptor") \
     X(server_slice_us, "REACH_SERVER_SLICE", UINT, "100",                            \
-      "time slice in microseconds that the server thread asks of the scheduler (Linux 6.12 and later; at least 100), so that it preempts a thread computing on its core when a request comes (0: the scheduler's default)") \
+      "time slice in microseconds that the server thread asks of the scheduler (Linux 6.12 and later, which keeps it within 100 to 100000), so that it preempts a thread computing on its core when a request comes (0: the scheduler's default)") \
     X(strided_protocol, "REACH_STRIDED_PROTOCOL", PROTOCOL, "auto",                 \
       "strided and vector transfers to other nodes: direct (an operation per run or pair), pack (pipelined chunks), auto") \
     X(get_write, "REACH_GET_WRITE", SIZE, "64k",                                   \

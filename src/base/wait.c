@@ -244,7 +244,7 @@ int wait_less_crowded(int here, const void *allowed, const int *on)
     return best;
 }
 
-/* Keeps a machine's ranks off one core. The kernel wakes a sleeping thread
+/* Keeps a node's ranks off one core. The kernel wakes a sleeping thread
  * near the thread that woke it, so two ranks that wake each other (a
  * barrier's, a lock's) gather on one core. Beside busy neighbours that is
  * a slice's wait at each hand-over: the one that sleeps leaves the core to
@@ -253,8 +253,7 @@ int wait_less_crowded(int here, const void *allowed, const int *on)
  * 8 ms a barrier so, as when bound to one core; bound to a core each,
  * 0.2 us in 2 sittings of 3. So when this
  * thread finds it has been preempted, at most every WAIT_CONTENDED_MS, it
- * looks where its machine's other ranks last ran (its node's, and those of
- * other nodes on the machine: REACH_NODE_SIZE); if one shares its core and
+ * looks where its node's other ranks last ran; if one shares its core and
  * a core it may run on holds fewer, it moves there: its affinity is set to
  * that core, which moves it at once, then given back as it was, so that a
  * binding of the user's or the launcher's stays. Beside the same loops the
@@ -263,7 +262,7 @@ int wait_less_crowded(int here, const void *allowed, const int *on)
  * one that calls reach unless the program calls it from others. */
 static void wait_spread(double now)
 {
-    if (rt_on_server || rt.size < 2 || rt.peers == NULL || now - wait_spread_at < WAIT_CONTENDED_MS * 1e-3)
+    if (rt_on_server || rt.node_size < 2 || rt.node_peers == NULL || now - wait_spread_at < WAIT_CONTENDED_MS * 1e-3)
         return;
     wait_spread_at = now;
     cpu_set_t allowed;
@@ -271,8 +270,8 @@ static void wait_spread(double now)
     if (here < 0 || here >= CPU_SETSIZE || sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
         CPU_COUNT(&allowed) < 2)
         return;
-    for (int r = 0; r < rt.size; r++) {
-        int cpu = wait_proc_visible(r) ? wait_proc_cpu(rt.peers[r].pid) : -1;
+    for (int k = 0; k < rt.node_size; k++) {
+        int r = rt.node_peers[k], cpu = wait_proc_visible(r) ? wait_proc_cpu(rt.peers[r].pid) : -1;
         if (cpu >= 0 && cpu < CPU_SETSIZE)
             on[cpu]++;
     }

@@ -132,7 +132,7 @@ int wait_proc_state(int pid, char *state, unsigned long long *start) REACH_HIDDE
 int wait_proc_cpu(int pid) REACH_HIDDEN;
 /* Where a thread on core here, allowed on the cores in allowed (a
  * cpu_set_t), had better run: the allowed core with the fewest of its
- * machine's other ranks (on, by core: CPU_SETSIZE counts), here unless one
+ * node's other ranks (on, by core: CPU_SETSIZE counts), here unless one
  * holds fewer than here does. */
 int wait_less_crowded(int here, const void *allowed, const int *on) REACH_HIDDEN;
 /* Turns the liveness checks on (at the end of reach_init) and off (once

@@ -117,7 +117,7 @@ int mcs_slot_take(const char *call, int *slot)
 void mcs_link_remote(uint64_t prev, uint64_t me)
 {
     rt_stat_inc(&rt.stats.remote_atomics);
-    svc_call(mcs_rank(prev), mcs_id_link, mcs_next_raddr(prev), me, MCS_RELEASED, NULL, 0, 0, NULL, 0);
+    svc_call(mcs_rank(prev), mcs_id_link, mcs_next_raddr(prev), me, 0, NULL, 0, 0, NULL, 0);
     mcs_wait_pass();
 }
 
@@ -171,11 +171,11 @@ void mcs_reset(void)
 }
 
 /* A waiter on another node links to its predecessor's queue node (a): if
- * the predecessor had left (b, RELEASED), the lock is the waiter's, and
+ * the predecessor had left (RELEASED), the lock is the waiter's, and
  * the server tells it with a push; else the predecessor passes it later. */
 static int mcs_serve_link(svc_target_t *t)
 {
-    if (atom_xchg_acq_rel((_Atomic uint64_t *)(void *)t->local, t->a) == t->b)
+    if (mcs_link((_Atomic uint64_t *)(void *)t->local, t->a))
         svc_server_push(t->origin, 0);
     return 1;
 }
@@ -190,7 +190,7 @@ static int mcs_serve_enqueue(svc_target_t *t)
     if (pq == NULL)
         t->value = (int64_t)prev;
     else
-        t->value = atom_xchg_acq_rel(&pq->next, t->a) == MCS_RELEASED ? 0 : (int64_t)(prev | MCS_LINKED);
+        t->value = mcs_link(&pq->next, t->a) ? 0 : (int64_t)(prev | MCS_LINKED);
     return 1;
 }
 

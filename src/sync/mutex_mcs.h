@@ -6,9 +6,9 @@
  * with one store (one message to another node, none on the node) and,
  * only if the waiter sleeps, one futex wake. The lock's server takes part only in
  * the swap on the lock word from another node; there it also links the
- * waiter behind a tail of its own node, so a contended hand-off from the
- * lock's node to another costs one message each way (the swap's request,
- * the pass) and none from the waiter after the swap.
+ * waiter behind a tail of its own node. So a contended hand-off from the
+ * lock's node to another waits for one message each way (the swap's
+ * request, the pass); the swap's answer travels meanwhile.
  * Release without a compare-and-swap (which the paper leaves as future
  * work): a holder with no successor swaps RELEASED into its own queue
  * node's next — a local atomic, no message — and leaves the node
@@ -26,8 +26,8 @@
  *
  * Lock and unlock are inline: uncontended on the node they are a few
  * atomics (~19 ns the pair), of which a call into another file would add a
- * tenth. Slot reclaim, the link from another node, trylock and the link
- * handler are in mutex_mcs.c.
+ * tenth. Slot reclaim, the swap and the link from another node, trylock
+ * and their handlers are in mutex_mcs.c.
  */
 #ifndef REACH_SYNC_MUTEX_MCS_H
 #define REACH_SYNC_MUTEX_MCS_H
@@ -83,6 +83,13 @@ static inline int mcs_slot(uint64_t enc)
 static inline int mcs_rank(uint64_t enc)
 {
     return (int)(enc >> 32) - 1;
+}
+
+/* Links queue node me behind the node whose next field is next: 1 if
+ * that node's holder had left (RELEASED), so the lock is me's at once. */
+static inline int mcs_link(_Atomic uint64_t *next, uint64_t me)
+{
+    return atom_xchg_acq_rel(next, me) == MCS_RELEASED;
 }
 
 /* The next field of a queue node, in its process's addresses. */
@@ -151,7 +158,7 @@ static inline int mcs_lock(const char *call, reach_mutexes_t *set, int id, int r
     mcs_qnode_t *pq = prev != 0 ? mcs_qnode(prev) : NULL;
     /* Behind a predecessor on this node that had left (its node reads
      * RELEASED), the lock is ours at once, with nothing to wait for. */
-    if (prev != 0 && (linked || pq == NULL || atom_xchg_acq_rel(&pq->next, me) != MCS_RELEASED)) {
+    if (prev != 0 && (linked || pq == NULL || !mcs_link(&pq->next, me))) {
         wait_for(WAIT_MUTEX, rank, id, 0);
         wait_behind(mcs_rank(prev), pq ? &pq->locked.value : NULL);
         if (linked) {

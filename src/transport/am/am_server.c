@@ -12,13 +12,11 @@
 #include "boot/boot.h"
 #include "transport/shm/shm_ops.h"
 
-#include <errno.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -97,13 +95,7 @@ static void am_serve_poll(void)
  * news). */
 #define AM_WATCH_EVERY 4096
 
-/* The server polls a little after its last request (REACH_SERVER_SPIN
- * empty progress calls), so that a burst of requests does not pay a
- * wake-up each; then it sleeps on the worker's file descriptor. It polls
- * briefly: a polling server takes the core that the process's own woken
- * thread needs (2 ranks on 2 cores: barrier 14 us at 50 calls, 135 us at
- * 2000). Woken while the application thread serves, it waits for am.serve. */
-/* The scheduler's sched_setattr argument (the first version's 48 bytes). */
+/* The kernel's struct sched_attr, its first version (48 bytes). */
 struct am_sched_attr {
     uint32_t size, policy;
     uint64_t flags;
@@ -118,26 +110,27 @@ struct am_sched_attr {
  * rank bound to one core (Open MPI's default at 2 processes or fewer, or
  * -bind-to core) shares it between its computing thread and its server,
  * which without this waits out the computing thread's slice (milliseconds)
- * before it serves a request. The thread's nice value stays as it is. On
- * older kernels the slice is not used; a kernel that refuses it leaves the
- * default. */
+ * before it serves a request. Only the slice changes: the policy (if it is
+ * SCHED_OTHER or SCHED_BATCH; a real-time one is left alone), nice value
+ * and flags are read first and kept. On older kernels the slice is not
+ * used; a kernel that refuses it leaves the default. */
 static void am_server_slice(void)
 {
-    if (rt.cfg.server_slice_us == 0)
+    struct am_sched_attr a = {0};
+    if (rt.cfg.server_slice_us == 0 || syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) != 0 ||
+        (a.policy != SCHED_OTHER && a.policy != SCHED_BATCH))
         return;
-    errno = 0;
-    int nice = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
-    if (errno != 0)
-        return;
-    struct am_sched_attr a = {
-        .size = sizeof a,
-        .policy = SCHED_OTHER,
-        .nice = nice,
-        .runtime = (uint64_t)(rt.cfg.server_slice_us < 100 ? 100 : rt.cfg.server_slice_us) * 1000,
-    };
+    a.size = sizeof a;
+    a.runtime = (uint64_t)rt.cfg.server_slice_us * 1000;
     (void)syscall(SYS_sched_setattr, 0, &a, 0);
 }
 
+/* The server polls a little after its last request (REACH_SERVER_SPIN
+ * empty progress calls), so that a burst of requests does not pay a
+ * wake-up each; then it sleeps on the worker's file descriptor. It polls
+ * briefly: a polling server takes the core that the process's own woken
+ * thread needs (2 ranks on 2 cores: barrier 14 us at 50 calls, 135 us at
+ * 2000). Woken while the application thread serves, it waits for am.serve. */
 void *am_server_main(void *arg)
 {
     (void)arg;
