@@ -1,11 +1,12 @@
 /* The server thread asks the kernel for REACH_SERVER_SLICE's slice and
  * keeps the process's nice value; the application thread keeps the
  * kernel's default. Read from /proc/self/task/TID/sched (se.slice, in ns)
- * and stat (nice, field 19). The process starts 3 above its nice value, so
- * a server that set its own would show. REACH_SERVER_SLICE=0 leaves every
- * thread at the kernel's default. Kernels that take no slice of a
- * thread's choosing (before 6.12) or do not show it (se.slice) skip the
- * test (77); every rank decides alike, as hydra ORs the exit statuses. */
+ * and getpriority of each thread id (Linux keeps nice per thread). The
+ * process starts 3 above its nice value, so a server that set its own
+ * would show. REACH_SERVER_SLICE=0 leaves every thread at the kernel's
+ * default. Kernels that take no slice of a thread's choosing (before
+ * 6.12) or do not show it (se.slice) skip the test (77); every rank
+ * decides alike, as hydra ORs the exit statuses. */
 #include "mpi_check.h"
 #include "reach.h"
 
@@ -32,22 +33,6 @@ static long long thread_slice(const char *tid)
     return v;
 }
 
-/* The nice value of thread tid (stat's field 19; the name may hold spaces). */
-static int thread_nice(const char *tid)
-{
-    char path[300], buf[1024];
-    snprintf(path, sizeof path, "/proc/self/task/%s/stat", tid);
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    for (int field = 2; p && field < 19; field++)
-        p = strchr(p + 1, ' ');
-    return p ? atoi(p + 1) : -100;
-}
-
 /* The threads other than the main one with slice seek, their nice values
  * other than nice, and the main thread's slice. */
 static int count_at(long long seek, int nice, int *nice_other, long long *mine)
@@ -65,7 +50,7 @@ static int count_at(long long seek, int nice, int *nice_other, long long *mine)
             *mine = s;
         } else if (s == seek) {
             at++;
-            *nice_other += thread_nice(t->d_name) != nice;
+            *nice_other += getpriority(PRIO_PROCESS, (id_t)atoi(t->d_name)) != nice;
         }
     }
     if (d)
