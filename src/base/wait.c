@@ -15,7 +15,11 @@ _Thread_local int wait_contended;
  * when it last found that they had grown. */
 static _Thread_local long wait_preemptions;
 static _Thread_local double wait_preempted_at;
-/* When this thread last looked for ranks of its node on its core. */
+/* Sleeps since the core was last found contended; this thread's
+ * run-queue time (ns) when it last looked, from 0 at its start. */
+static _Thread_local unsigned wait_calm;
+static _Thread_local long long wait_run_delayed;
+/* When this thread last looked for ranks of its machine on its core. */
 static _Thread_local double wait_spread_at;
 
 /* The description of a barrier wait, registered by the barrier. */
@@ -244,7 +248,7 @@ int wait_less_crowded(int here, const void *allowed, const int *on)
     return best;
 }
 
-/* Keeps a node's ranks off one core. The kernel wakes a sleeping thread
+/* Keeps a machine's ranks off one core. The kernel wakes a sleeping thread
  * near the thread that woke it, so two ranks that wake each other (a
  * barrier's, a lock's) gather on one core. Beside busy neighbours that is
  * a slice's wait at each hand-over: the one that sleeps leaves the core to
@@ -253,7 +257,13 @@ int wait_less_crowded(int here, const void *allowed, const int *on)
  * 8 ms a barrier so, as when bound to one core; bound to a core each,
  * 0.2 us in 2 sittings of 3. So when this
  * thread finds it has been preempted, at most every WAIT_CONTENDED_MS, it
- * looks where its node's other ranks last ran; if one shares its core and
+ * looks where its machine's other ranks last ran: its node's, and those
+ * of the machine's other nodes (REACH_NODE_SIZE), which gather as well
+ * (every rank its own node, perf sched found both ranks of a
+ * notification's round trip on one core and both server threads on the
+ * other, 19-25 us a round trip against 0.5). Every rank's entry is
+ * looked at, but /proc is read only for those of this machine. If one
+ * shares its core and
  * a core it may run on holds fewer, it moves there: its affinity is set to
  * that core, which moves it at once, then given back as it was, so that a
  * binding of the user's or the launcher's stays. Beside the same loops the
@@ -262,7 +272,7 @@ int wait_less_crowded(int here, const void *allowed, const int *on)
  * one that calls reach unless the program calls it from others. */
 static void wait_spread(double now)
 {
-    if (rt_on_server || rt.node_size < 2 || rt.node_peers == NULL || now - wait_spread_at < WAIT_CONTENDED_MS * 1e-3)
+    if (rt_on_server || rt.size < 2 || rt.peers == NULL || now - wait_spread_at < WAIT_CONTENDED_MS * 1e-3)
         return;
     wait_spread_at = now;
     cpu_set_t allowed;
@@ -270,8 +280,8 @@ static void wait_spread(double now)
     if (here < 0 || here >= CPU_SETSIZE || sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
         CPU_COUNT(&allowed) < 2)
         return;
-    for (int k = 0; k < rt.node_size; k++) {
-        int r = rt.node_peers[k], cpu = wait_proc_visible(r) ? wait_proc_cpu(rt.peers[r].pid) : -1;
+    for (int r = 0; r < rt.size; r++) {
+        int cpu = wait_proc_visible(r) ? wait_proc_cpu(rt.peers[r].pid) : -1;
         if (cpu >= 0 && cpu < CPU_SETSIZE)
             on[cpu]++;
     }
@@ -285,20 +295,48 @@ static void wait_spread(double now)
         sched_setaffinity(0, sizeof allowed, &allowed);
 }
 
-/* Whether this thread has been preempted lately (wait_spins). */
+/* The time this thread has spent runnable but not running, in ns
+ * (/proc/thread-self/schedstat's second field), or -1. */
+static long long wait_run_delay(void)
+{
+    char buf[96];
+    long long run, delay;
+    int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    return sscanf(buf, "%lld %lld", &run, &delay) == 2 ? delay : -1;
+}
+
+/* Whether this thread's core is contended now (wait_spins): whether it
+ * was preempted since it last looked, and kept off its core long enough
+ * for it to matter. */
 static void wait_look_at_core(double now)
 {
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) != 0)
         return;
-    if (ru.ru_nivcsw != wait_preemptions) {
+    long preempted = ru.ru_nivcsw - wait_preemptions;
+    if (preempted > 0) {
         wait_preemptions = ru.ru_nivcsw;
-        wait_preempted_at = now;
-        wait_contended = 1;
+        long long delay = wait_run_delay();
+        int lost = delay < 0 || (delay - wait_run_delayed) / preempted >= WAIT_LOST_US * 1000LL;
+        if (delay >= 0)
+            wait_run_delayed = delay;
         wait_spread(now);
-    } else if (now - wait_preempted_at >= WAIT_CONTENDED_MS * 1e-3) {
-        wait_contended = 0;
+        if (lost) {
+            wait_preempted_at = now;
+            wait_contended = 1;
+            wait_calm = 0;
+            return;
+        }
     }
+    if (wait_contended && (++wait_calm >= WAIT_CALM_SLEEPS || now - wait_preempted_at >= WAIT_CONTENDED_MS * 1e-3))
+        wait_contended = 0;
 }
 
 void wait_woke(int timed_out, int missed)

@@ -41,12 +41,27 @@
  * 2 cores, beside 4 busy processes: each barrier cost the 2000 polls'
  * 65 us; sleeping at once, it costs a wake-up. So before each sleep the
  * thread asks the kernel whether it has been preempted since it last
- * asked (its involuntary context switches); if it has, its waits spin
- * WAIT_SPIN_CONTENDED polls (REACH_SPIN_COUNT if fewer) until
- * WAIT_CONTENDED_MS pass without a preemption, and REACH_SPIN_COUNT
- * again after that. */
+ * asked (its involuntary context switches) and, if so, how long it then
+ * stood runnable on a run queue (/proc/thread-self/schedstat). If a
+ * preemption cost it WAIT_LOST_US or more on average, a slice of
+ * another thread's, its waits spin WAIT_SPIN_CONTENDED polls
+ * (REACH_SPIN_COUNT if fewer), until WAIT_CALM_SLEEPS sleeps or
+ * WAIT_CONTENDED_MS pass without such a preemption; then REACH_SPIN_COUNT
+ * again.
+ *
+ * Both limits break a trap of the short spin's own making. A thread that
+ * sleeps at every wait leaves its core idle, and waking an idle core
+ * took 20-30 us on the 2-core reference machine (a virtual machine); a
+ * thread woken that way, or a server thread that runs a few microseconds
+ * on its core, preempts it now and then. With the flag held for 50 ms
+ * after any preemption, two ranks in reach-bench's 20 ms barrier test
+ * stayed in that state once one of them had been preempted: 25-35 us a
+ * barrier against 0.09, 1 sitting in 6 (perf sched: each rank slept at
+ * every barrier, and the other waited 24 us for the core it woke). */
 #define WAIT_SPIN_CONTENDED 20
 #define WAIT_CONTENDED_MS 50
+#define WAIT_LOST_US 200
+#define WAIT_CALM_SLEEPS 8
 
 extern _Thread_local int wait_contended REACH_HIDDEN;
 

@@ -1,13 +1,18 @@
 /* base/wait.c's reading of where a process runs (wait_proc_cpu, from
- * /proc/PID/stat, whose command name may hold spaces and parentheses) and
+ * /proc/PID/stat, whose command name may hold spaces and parentheses),
  * its choice of a less crowded core for a rank that shares its own with
- * another rank of its node (wait_less_crowded). */
+ * another rank of its machine (wait_less_crowded), and its judgement of
+ * whether a thread's core is contended (wait_contended, set by
+ * wait_tick): by a thread that takes the core for a slice, and not for
+ * good. */
 #include "../check.h"
 #include "base/wait.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 static void test_proc_cpu(void)
@@ -59,10 +64,68 @@ static void test_less_crowded(void)
     CHECK_EQ_LL(wait_less_crowded(0, &allowed, on), 0);
 }
 
+static double clock_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static void pin(int core)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(core, &one);
+    CHECK(sched_setaffinity(0, sizeof one, &one) == 0);
+}
+
+/* Runs 20 ms on the caller's core (its thread pinned there). */
+static void *hog(void *core)
+{
+    pin(*(int *)core);
+    for (double end = clock_ms() + 20; clock_ms() < end;)
+        ;
+    return NULL;
+}
+
+/* Spins on core until the hog has finished, so that the hog takes the
+ * core from it for slices; then looks (wait_tick) as a wait does. */
+static void test_contended(void)
+{
+    cpu_set_t allowed;
+    CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+    int core = sched_getcpu();
+    pin(core);
+    wait_tick(); /* the thread's history so far */
+    for (int i = 0; i < 1000 && wait_contended; i++) {
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+        wait_tick();
+    }
+    CHECK(!wait_contended);
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, hog, &core) == 0);
+    for (double end = clock_ms() + 40; clock_ms() < end;)
+        ;
+    CHECK(pthread_join(t, NULL) == 0);
+    wait_tick();
+    CHECK(wait_contended); /* kept off its core for the hog's slices */
+    /* Calm sleeps give the full spin back (WAIT_CALM_SLEEPS of them on
+     * a quiet machine; a loaded one may preempt it meanwhile). */
+    int ticks = 0;
+    for (; ticks < 1000 && wait_contended; ticks++) {
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+        wait_tick();
+    }
+    CHECK(!wait_contended);
+    CHECK(ticks >= WAIT_CALM_SLEEPS);
+    CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
+}
+
 int main(void)
 {
     test_proc_cpu();
     test_less_crowded();
+    test_contended();
     printf("test_wait_cpu: %s\n", check_failures ? "FAILED" : "passed");
     return check_failures != 0;
 }
