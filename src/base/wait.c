@@ -15,8 +15,8 @@ _Thread_local int wait_contended;
  * when it last found that they had grown. */
 static _Thread_local long wait_preemptions;
 static _Thread_local double wait_preempted_at;
-/* Sleeps since the core was last found contended; this thread's
- * run-queue time (ns) when it last looked, from 0 at its start. */
+/* Looks (wait_tick) since the core was last found contended; this
+ * thread's run-queue time (ns) when it last read it, from 0 at its start. */
 static _Thread_local unsigned wait_calm;
 static _Thread_local long long wait_run_delayed;
 /* When this thread last looked for ranks of its machine on its core. */
@@ -38,6 +38,20 @@ static double wait_clock(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* A /proc file read into buf (len bytes, terminated); 0, or -1. */
+static int wait_read_proc(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, len - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    return 0;
+}
+
 /* /proc/PID/stat read into buf (len bytes): where its field 2, the
  * command name, ends, or NULL. The name may hold spaces and parentheses:
  * fields resume after the last ')'. */
@@ -45,15 +59,7 @@ static const char *wait_proc_stat(int pid, char *buf, size_t len)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    ssize_t n = read(fd, buf, len - 1);
-    close(fd);
-    if (n <= 0)
-        return NULL;
-    buf[n] = '\0';
-    return strrchr(buf, ')');
+    return wait_read_proc(path, buf, len) == 0 ? strrchr(buf, ')') : NULL;
 }
 
 int wait_proc_state(int pid, char *state, unsigned long long *start)
@@ -296,30 +302,32 @@ static void wait_spread(double now)
 }
 
 /* The time this thread has spent runnable but not running, in ns
- * (/proc/thread-self/schedstat's second field), or -1. */
+ * (/proc/thread-self/schedstat's second field), or -1 where the kernel
+ * does not keep it (no such file, or "0 0 0"). */
 static long long wait_run_delay(void)
 {
     char buf[96];
     long long run, delay;
-    int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (wait_read_proc("/proc/thread-self/schedstat", buf, sizeof buf) != 0 ||
+        sscanf(buf, "%lld %lld", &run, &delay) != 2 || run == 0)
         return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    return sscanf(buf, "%lld %lld", &run, &delay) == 2 ? delay : -1;
+    return delay;
 }
 
 /* Whether this thread's core is contended now (wait_spins): whether it
  * was preempted since it last looked, and kept off its core long enough
- * for it to matter. */
+ * for it to matter. The run-queue time is read only after a preemption,
+ * so its growth also holds the wake-ups of the sleeps since the last
+ * read. */
 static void wait_look_at_core(double now)
 {
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) != 0)
         return;
+    if (ru.ru_nivcsw < wait_preemptions) { /* a child of fork(): counts anew */
+        wait_preemptions = 0;
+        wait_run_delayed = 0;
+    }
     long preempted = ru.ru_nivcsw - wait_preemptions;
     if (preempted > 0) {
         wait_preemptions = ru.ru_nivcsw;

@@ -41,13 +41,15 @@
  * 2 cores, beside 4 busy processes: each barrier cost the 2000 polls'
  * 65 us; sleeping at once, it costs a wake-up. So before each sleep the
  * thread asks the kernel whether it has been preempted since it last
- * asked (its involuntary context switches) and, if so, how long it then
- * stood runnable on a run queue (/proc/thread-self/schedstat). If a
- * preemption cost it WAIT_LOST_US or more on average, a slice of
- * another thread's, its waits spin WAIT_SPIN_CONTENDED polls
- * (REACH_SPIN_COUNT if fewer), until WAIT_CALM_SLEEPS sleeps or
- * WAIT_CONTENDED_MS pass without such a preemption; then REACH_SPIN_COUNT
- * again.
+ * asked (its involuntary context switches) and, if so, how long it has
+ * stood runnable on a run queue since it last read that
+ * (/proc/thread-self/schedstat). If that comes to WAIT_LOST_US or more
+ * a preemption, a slice of another thread's, its waits spin
+ * WAIT_SPIN_CONTENDED polls (REACH_SPIN_COUNT if fewer), until
+ * WAIT_CALM_SLEEPS looks (wait_tick: one before each sleep, or each
+ * yield of a yielding wait) or WAIT_CONTENDED_MS pass without such a
+ * preemption; then REACH_SPIN_COUNT again. Where the kernel keeps no
+ * run-queue time, every preemption counts.
  *
  * Both limits break a trap of the short spin's own making. A thread that
  * sleeps at every wait leaves its core idle, and waking an idle core
@@ -55,9 +57,10 @@
  * thread woken that way, or a server thread that runs a few microseconds
  * on its core, preempts it now and then. With the flag held for 50 ms
  * after any preemption, two ranks in reach-bench's 20 ms barrier test
- * stayed in that state once one of them had been preempted: 25-35 us a
- * barrier against 0.09, 1 sitting in 6 (perf sched: each rank slept at
- * every barrier, and the other waited 24 us for the core it woke). */
+ * stayed in that state once one of them had been preempted: 22-35 us a
+ * barrier against 0.04-0.35, 1 sitting in 6 (perf sched: each rank
+ * slept at every barrier, and the other waited 24 us for the core it
+ * woke). */
 #define WAIT_SPIN_CONTENDED 20
 #define WAIT_CONTENDED_MS 50
 #define WAIT_LOST_US 200
@@ -147,7 +150,7 @@ int wait_proc_state(int pid, char *state, unsigned long long *start) REACH_HIDDE
 int wait_proc_cpu(int pid) REACH_HIDDEN;
 /* Where a thread on core here, allowed on the cores in allowed (a
  * cpu_set_t), had better run: the allowed core with the fewest of its
- * node's other ranks (on, by core: CPU_SETSIZE counts), here unless one
+ * machine's other ranks (on, by core: CPU_SETSIZE counts), here unless one
  * holds fewer than here does. */
 int wait_less_crowded(int here, const void *allowed, const int *on) REACH_HIDDEN;
 /* Turns the liveness checks on (at the end of reach_init) and off (once

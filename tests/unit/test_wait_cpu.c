@@ -92,6 +92,12 @@ static void *hog(void *core)
  * core from it for slices; then looks (wait_tick) as a wait does. */
 static void test_contended(void)
 {
+    long long run = 0;
+    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    if (f == NULL || fscanf(f, "%lld", &run) != 1 || run == 0)
+        printf("test_wait_cpu: the kernel keeps no run-queue time here, so every preemption counts\n");
+    if (f)
+        fclose(f);
     cpu_set_t allowed;
     CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
     int core = sched_getcpu();
@@ -112,12 +118,14 @@ static void test_contended(void)
     /* Calm sleeps give the full spin back (WAIT_CALM_SLEEPS of them on
      * a quiet machine; a loaded one may preempt it meanwhile). */
     int ticks = 0;
+    double start = clock_ms();
     for (; ticks < 1000 && wait_contended; ticks++) {
         nanosleep(&(struct timespec){0, 100000}, NULL);
         wait_tick();
     }
     CHECK(!wait_contended);
-    CHECK(ticks >= WAIT_CALM_SLEEPS);
+    if (clock_ms() - start < WAIT_CONTENDED_MS) /* (else the time limit ended it) */
+        CHECK(ticks >= WAIT_CALM_SLEEPS);
     CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
 }
 
