@@ -15,9 +15,17 @@
 #include <time.h>
 #include <unistd.h>
 
+static void pin(int core)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(core, &one);
+    CHECK(sched_setaffinity(0, sizeof one, &one) == 0);
+}
+
 static void test_proc_cpu(void)
 {
-    cpu_set_t allowed, one;
+    cpu_set_t allowed;
     CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
     /* A name that a parser splitting at the first ')' or at spaces misreads. */
     CHECK(prctl(PR_SET_NAME, "a) 1 2 (b c") == 0);
@@ -25,9 +33,7 @@ static void test_proc_cpu(void)
     for (int c = 0; c < CPU_SETSIZE; c++) {
         if (!CPU_ISSET(c, &allowed))
             continue;
-        CPU_ZERO(&one);
-        CPU_SET(c, &one);
-        CHECK(sched_setaffinity(0, sizeof one, &one) == 0);
+        pin(c);
         sched_yield();
         CHECK_EQ_LL(wait_proc_cpu(getpid()), c);
         seen++;
@@ -69,14 +75,6 @@ static double clock_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static void pin(int core)
-{
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(core, &one);
-    CHECK(sched_setaffinity(0, sizeof one, &one) == 0);
 }
 
 /* Runs 20 ms on the caller's core (its thread pinned there). */
