@@ -32,6 +32,9 @@
  *                   process at once: µs per call.
  *   create          NGA_Create then GA_Destroy of an array of x bytes on
  *                   each process, by every process at once: µs per pair.
+ *   create_zero     the same with GA_Zero of the array between them, as a
+ *                   program writes what it makes: µs per create, zero and
+ *                   destroy.
  *   scatter_acc     NGA_Scatter_acc of x elements at random places in the
  *                   whole array, by rank 0: µs per call.
  *   dgemm           GA_Dgemm of x-by-x distributed matrices, by all: ms.

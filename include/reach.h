@@ -103,11 +103,13 @@ REACH_API REACH_NORETURN void reach_abort(int code, const char *msg);
 
 /* Collective over all ranks. Each rank passes its own size (0 allowed, sizes
  * may differ); bases[r] receives rank r's base address (NULL where r asked
- * for 0 bytes). bases must hold reach_size() entries. */
+ * for 0 bytes). bases must hold reach_size() entries. Every block starts
+ * zeroed. */
 REACH_API int reach_malloc(size_t bytes, void *bases[]);
 /* Collective; each rank passes its own base (NULL if it asked for 0 bytes). */
 REACH_API int reach_free(void *base);
-/* Local memory suitable as source or destination of transfers. */
+/* Local memory suitable as source or destination of transfers; it holds
+ * what its last user left, as malloc's does. */
 REACH_API void *reach_malloc_local(size_t bytes);
 REACH_API int reach_free_local(void *ptr);
 /* Most shared memory this process may allocate from now on (0: no limit

@@ -39,7 +39,7 @@ BUSY_RULE = (f"the 1-minute load average before or after the experiment was abov
              "cores (with more processes than cores, the processes): other work competed for the cores")
 WIDE_RULE = f"the middle half of its samples spans more than {100 * WIDE:.0f}% of its median"
 # ga-bench's series whose x is bytes (others count doubles, elements, processes, n)
-GA_SIZES = {"get", "put", "acc", "sync", "create"}
+GA_SIZES = {"get", "put", "acc", "sync", "create", "create_zero"}
 CONDITION = "condition"  # in a sub-folder of results: the condition its runs ran under
 HERE = "one machine"     # the condition of the folder's own runs
 # reach's default algorithm, where an experiment measures several

@@ -30,11 +30,17 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
         return rt_error(REACH_ERR_NOT_INIT, call, "reach is not initialized");
 
     /* The node's members allocate at once: check their sum against what
-     * the node has, so that the answer is the same everywhere. */
-    long node_total = bytes > PTRDIFF_MAX ? 0 : (long)bytes; /* (too large: refused below) */
-    group_allreduce_long(g, REACH_SCOPE_NODE, &node_total, 1, REACH_REDUCE_SUM);
-    shm_cache_flush(); /* every member's: what the node has is then free */
+     * the node has, so that the answer is the same everywhere. The freed
+     * blocks they keep committed count as free: if the node is short
+     * without them, every member gives its own back. */
+    long node[2] = {bytes > PTRDIFF_MAX ? 0 : (long)bytes, (long)shm_cache_bytes()}; /* (too large: refused below) */
+    group_allreduce_long(g, REACH_SCOPE_NODE, node, 2, REACH_REDUCE_SUM);
+    long node_total = node[0];
     size_t avail = shm_available();
+    if ((size_t)node_total > avail) {
+        shm_cache_flush();
+        avail += (size_t)node[1];
+    }
     if (bytes > PTRDIFF_MAX)
         st = rt_error(REACH_ERR_ARG, call, "size %zu is too large (a negative size?)", bytes);
     else if (bases == NULL && user)

@@ -1,8 +1,8 @@
 /* Resources do not grow with use: 1000 collective allocations and frees
  * (of 64 B to 1 MiB, each used by a put to the next rank) leave every
  * process with the file descriptors and memory mappings it had before
- * them; and holding more mutexes at once than a process may is a clear
- * error, not a crash or a hang. */
+ * them; each starts zeroed, a reused block too; and holding more mutexes
+ * at once than a process may is a clear error, not a crash or a hang. */
 #include "reach.h"
 #include "mpi_check.h"
 
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static int count_fds(void)
 {
@@ -75,16 +76,66 @@ static void print_maps_not_in(int me, const char *what, const char *before, cons
     }
 }
 
+/* Every byte of a block reads zero. */
+static int all_zero(const unsigned char *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (p[k])
+            return 0;
+    return 1;
+}
+
+/* A collective allocation starts zeroed, also where it reuses the block
+ * of one freed before (which the last cycle filled): its owner reads
+ * zeros, and so does the next rank, with a get of its last word. */
 static void cycle(int i, int me, int np, void **bases)
 {
     size_t bytes = (size_t)64 << (i % 15);   /* 64 B .. 1 MiB */
     CHECK(reach_malloc(bytes, bases) == REACH_SUCCESS);
-    long v = i;
+    CHECK(all_zero(bases[me], bytes));
+    long v = i, last = -1;
     int t = (me + 1) % np;
+    CHECK(reach_get((char *)bases[t] + bytes - sizeof last, &last, sizeof last, t) == REACH_SUCCESS);
+    CHECK_EQ_LL(last, 0);
+    reach_barrier();
     CHECK(reach_put(&v, bases[t], sizeof v, t) == REACH_SUCCESS);
     reach_barrier();
     CHECK_EQ_LL(*(long *)bases[me], i);
+    memset(bases[me], 0xa5, bytes);
     CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+}
+
+/* Pages of [p, p + n) that are in memory. */
+static size_t resident(void *p, size_t n)
+{
+    static unsigned char in[1024];
+    size_t page = 4096, pages = n / page, count = 0;
+    if (pages > sizeof in || mincore(p, n, in) != 0)
+        return (size_t)-1;
+    for (size_t k = 0; k < pages; k++)
+        count += in[k] & 1;
+    return count;
+}
+
+/* A freed collective block stays committed (its pages in memory) for the
+ * next allocation of a like size, and is given back when an allocation
+ * needs the room. */
+static void reuse(int me, void **bases)
+{
+    size_t mib = (size_t)1 << 20;
+    CHECK(reach_malloc(3 * mib, bases) == REACH_SUCCESS);
+    void *first = bases[me];
+    memset(first, 1, 3 * mib);
+    CHECK(reach_free(first) == REACH_SUCCESS);
+    CHECK_EQ_LL(resident(first, 3 * mib), 3 * mib / 4096);
+    CHECK(reach_malloc(3 * mib - 100, bases) == REACH_SUCCESS);
+    CHECK(bases[me] == first);
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    CHECK(reach_set_shm_limit(8 * mib) == REACH_SUCCESS);
+    CHECK(reach_malloc(6 * mib, bases) == REACH_SUCCESS); /* only without the cached 3 MiB */
+    CHECK(all_zero(bases[me], 6 * mib));
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    CHECK(reach_set_shm_limit(0) == REACH_SUCCESS);
 }
 
 int main(int argc, char **argv)
@@ -114,6 +165,7 @@ int main(int argc, char **argv)
     }
     free(maps_text);
     free(maps_text_after);
+    reuse(me, bases);
 
     /* 64 mutexes held at once is the most; the 65th lock is refused. */
     reach_mutexes_t *m;

@@ -18,15 +18,18 @@ static struct {
     heap_t heap;
 } arena = {.fd = -1};
 
-/* Freed local blocks stay committed for the next local allocation of a
- * like size: committing zeroes every page, and a hole punched must be
- * committed again, while programs take and free work buffers all the time
- * (Global Arrays a 24 MiB one in every GA_Dgemm, which took 40 times as
- * long without this). Up to SHM_CACHE_BLOCKS blocks of SHM_CACHE_BYTES in
- * all, the oldest given back first; all given back when an allocation
- * finds no room and at every collective allocation (so that the node's
- * check of its free memory sees them free). A reused block holds what its
- * last user left, as malloc's do. */
+/* Freed blocks stay committed for the next allocation of a like size:
+ * committing zeroes every page, and a hole punched must be committed again
+ * and faulted in again by every process that touches it, while programs
+ * take and free work buffers all the time (Global Arrays a 24 MiB one in
+ * every GA_Dgemm, which took 40 times as long without this) and create and
+ * destroy arrays in their loops (a 1 MiB NGA_Create and GA_Destroy cost
+ * 620 us, 8 KiB 75). Up to SHM_CACHE_BLOCKS blocks of SHM_CACHE_BYTES in
+ * all, of either kind, the oldest given back first; all given back when
+ * an allocation finds no room, and when a collective allocation finds the
+ * node short without them. A reused local block holds what its last user
+ * left, as malloc's do; a reused collective block is zeroed, as a fresh
+ * one is. */
 #define SHM_CACHE_BLOCKS 16
 #define SHM_CACHE_BYTES ((size_t)64 << 20)
 static struct {
@@ -54,8 +57,8 @@ static size_t shm_cache_remove(int i)
 }
 
 /* A cached block of at least len bytes and at most twice that, made a
- * local block at *ptr; 0 if there is none. */
-static int shm_cache_take(size_t len, void **ptr)
+ * block of this kind at *ptr; 0 if there is none. */
+static int shm_cache_take(size_t len, int kind, void **ptr)
 {
     size_t want = (len + HEAP_PAGE - 1) & ~(HEAP_PAGE - 1), best_len = SIZE_MAX;
     int best = -1;
@@ -67,24 +70,31 @@ static int shm_cache_take(size_t len, void **ptr)
     if (best < 0)
         return 0;
     size_t off = shm_cache_remove(best);
-    heap_retag(&arena.heap, off, SHM_BLOCK_CACHED, SHM_BLOCK_LOCAL);
+    heap_retag(&arena.heap, off, SHM_BLOCK_CACHED, kind);
     *ptr = arena.base + off;
+    if (kind == SHM_BLOCK_COLLECTIVE)
+        memset(*ptr, 0, len);
     return 1;
 }
 
-/* Keeps the local block at off (len bytes) committed in the cache, giving
- * the oldest cached blocks back to make room; 0 if it is larger than the
- * cache. */
-static int shm_cache_put(size_t off, size_t len)
+/* Keeps the block of this kind at off (len bytes) committed in the cache,
+ * giving the oldest cached blocks back to make room; 0 if it is larger
+ * than the cache. */
+static int shm_cache_put(size_t off, size_t len, int kind)
 {
     if (len > SHM_CACHE_BYTES)
         return 0;
     while (cache.count == SHM_CACHE_BLOCKS || cache.bytes + len > SHM_CACHE_BYTES)
         shm_release(shm_cache_remove(0));
-    heap_retag(&arena.heap, off, SHM_BLOCK_LOCAL, SHM_BLOCK_CACHED);
+    heap_retag(&arena.heap, off, kind, SHM_BLOCK_CACHED);
     cache.off[cache.count++] = off;
     cache.bytes += len;
     return 1;
+}
+
+size_t shm_cache_bytes(void)
+{
+    return cache.bytes;
 }
 
 int shm_cache_flush(void)
@@ -240,7 +250,7 @@ static size_t shm_left(size_t limit)
 
 int shm_alloc(const char *call, size_t len, int kind, void **ptr)
 {
-    if (kind == SHM_BLOCK_LOCAL && shm_cache_take(len, ptr))
+    if (shm_cache_take(len, kind, ptr))
         return REACH_SUCCESS;
     size_t off;
     size_t limit = rt.cfg.shm_limit;
@@ -280,7 +290,7 @@ int shm_free(void *ptr, int kind)
     size_t len = heap_block_len(&arena.heap, off, kind);
     if (len == 0)
         return REACH_ERR_ARG;
-    if (kind != SHM_BLOCK_LOCAL || !shm_cache_put(off, len))
+    if (!shm_cache_put(off, len, kind))
         shm_release(off);
     return REACH_SUCCESS;
 }

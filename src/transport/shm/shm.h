@@ -19,17 +19,20 @@ int shm_init(void) REACH_HIDDEN;
 void shm_finalize(void) REACH_HIDDEN;
 
 /* Kinds of arena blocks: a block is freed only as the kind it was made.
- * SHM_BLOCK_CACHED is a freed local block kept committed for reuse. */
+ * SHM_BLOCK_CACHED is a freed block kept committed for reuse. */
 enum { SHM_BLOCK_COLLECTIVE = 1, SHM_BLOCK_LOCAL = 2, SHM_BLOCK_CACHED = 3 };
 
-/* Reserves len bytes of this process's heap and commits memory for them.
- * call names the public call for the error message. */
+/* Reserves len bytes of this process's heap and commits memory for them,
+ * or takes a freed block of a like size still committed. A collective
+ * block starts zeroed. call names the public call for the error message. */
 int shm_alloc(const char *call, size_t len, int kind, void **ptr) REACH_HIDDEN;
 /* Returns the block of this kind at ptr to the heap and its memory to the
- * system, or keeps a local block committed for the next local allocation
- * of a like size; REACH_ERR_ARG if ptr starts no such block. */
+ * system, or keeps it committed for the next allocation of a like size;
+ * REACH_ERR_ARG if ptr starts no such block. */
 int shm_free(void *ptr, int kind) REACH_HIDDEN;
-/* Gives back every freed local block kept committed; 1 if there was one. */
+/* Bytes of freed blocks kept committed. */
+size_t shm_cache_bytes(void) REACH_HIDDEN;
+/* Gives back every freed block kept committed; 1 if there was one. */
 int shm_cache_flush(void) REACH_HIDDEN;
 /* Bytes of memory the node can still give to shared allocations. */
 size_t shm_available(void) REACH_HIDDEN;
