@@ -69,15 +69,7 @@ static int rt_init(int *argc, char ***argv, boot_comm_t *comm)
         boot_finalize();
         return REACH_ERR_ARG;
     }
-    st = shm_init();
-    /* Every node's arenas, or none: a node that failed must not leave the
-     * others waiting in the network's start-up. */
-    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS)) {
-        if (st == REACH_SUCCESS)
-            shm_finalize();
-        boot_finalize();
-        return st != REACH_SUCCESS ? st : REACH_ERR_SYSTEM;
-    }
+    int shm_st = shm_init();
     memset(&rt.stats, 0, sizeof rt.stats);
     rt.alloc_seq = 0;
     /* Target handlers of the layers above, before any request can come. */
@@ -90,15 +82,26 @@ static int rt_init(int *argc, char ***argv, boot_comm_t *comm)
         handlers_registered = 1;
     }
     wait_forget_lost();
-    /* Traced messages carry a tag that only a traced rank takes off. */
-    st = trace_start(shm_arena_size());
-    int lo, hi, alike = boot_all_same(rt.comm, rt.cfg.trace[0] != '\0', &lo, &hi);
-    if (!alike && rt.rank == 0)
+    /* Traced messages carry a tag that only a traced rank takes off. One
+     * reduction agrees on the arenas and the trace: every node's arenas or
+     * none (a node that failed must not leave the others waiting in the
+     * network's start-up), and a trace on every rank or none. */
+    st = shm_st == REACH_SUCCESS ? trace_start(shm_arena_size()) : REACH_SUCCESS;
+    int traced = rt.cfg.trace[0] != '\0';
+    int state[4] = {shm_st != REACH_SUCCESS, st != REACH_SUCCESS, traced, !traced}, worst[4];
+    boot_allreduce(rt.comm, BOOT_INT_MAX, state, worst, 4);
+    int alike = !(worst[2] && worst[3]);
+    if (worst[0] == 0 && !alike && rt.rank == 0)
         rt_error(REACH_ERR_ARG, "reach_init", "REACH_TRACE is set on some ranks and not on others");
-    if (!boot_all_agree(rt.comm, st == REACH_SUCCESS) || !alike) {
+    if (worst[0] || worst[1] || !alike) {
         trace_abandon();
-        shm_finalize();
+        if (shm_st == REACH_SUCCESS)
+            shm_finalize();
         boot_finalize();
+        if (shm_st != REACH_SUCCESS)
+            return shm_st;
+        if (worst[0])
+            return REACH_ERR_SYSTEM;
         return st != REACH_SUCCESS ? st : REACH_ERR_ARG;
     }
     if ((st = am_init()) != REACH_SUCCESS) {

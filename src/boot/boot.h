@@ -17,10 +17,12 @@ typedef struct boot_comm boot_comm_t;
 int boot_init(int *argc, char ***argv, boot_comm_t *comm) REACH_HIDDEN;
 /* Frees the communicators; finalizes MPI if boot_init initialized it. */
 void boot_finalize(void) REACH_HIDDEN;
-/* Collective: every rank's len bytes at mine, concatenated in rank order
- * (malloc'ed); *offsets (malloc'ed, size + 1 entries) says where each
- * rank's start. */
-char *boot_allgatherv(const void *mine, size_t len, int **offsets) REACH_HIDDEN;
+/* Collective: every rank's n parts (parts[p], lens[p] bytes), concatenated
+ * in rank order and each rank's in part order (malloc'ed); *offsets
+ * (malloc'ed, size * n + 1 entries) says where part p of rank r starts,
+ * (*offsets)[r * n + p], and so where it ends. Two collectives for all
+ * the parts: at more processes than cores each costs milliseconds. */
+char *boot_allgatherv(int n, const void *const parts[], const size_t lens[], int **offsets) REACH_HIDDEN;
 /* Collective: a barrier of every rank (start-up and shut-down only). */
 void boot_barrier(void) REACH_HIDDEN;
 /* Collective: the same, calling progress() while it waits, for what the

@@ -3,6 +3,7 @@
 #include "base/wait.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,13 +37,14 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
      * machine can exercise the network transport. */
     MPI_Comm machine;
     MPI_Comm_split_type(dup, MPI_COMM_TYPE_SHARED, rt.rank, MPI_INFO_NULL, &machine);
-    int machine_leader = rt.rank;
+    int machine_leader = rt.rank, slot = 0; /* slot: which node of its machine */
     MPI_Bcast(&machine_leader, 1, MPI_INT, 0, machine);
     if (rt.cfg.node_split > 0) {
         int mrank;
         MPI_Comm_rank(machine, &mrank);
+        slot = mrank / (int)rt.cfg.node_split;
         MPI_Comm node;
-        MPI_Comm_split(machine, mrank / (int)rt.cfg.node_split, rt.rank, &node);
+        MPI_Comm_split(machine, slot, rt.rank, &node);
         MPI_Comm_free(&machine);
         rt.node_comm = boot_comm_own(node);
     } else {
@@ -53,16 +55,16 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
 
     rt.node_peers = malloc(sizeof(int) * (size_t)rt.node_size);
     rt.peers = calloc((size_t)rt.size, sizeof(peer_t));
-    int *leader_of = malloc(sizeof(int) * (size_t)rt.size);
-    if (!rt.node_peers || !rt.peers || !leader_of)
+    int *leaders = malloc(sizeof(int) * (size_t)rt.size);
+    if (!rt.node_peers || !rt.peers || !leaders)
         rt_oom("reach_init", sizeof(int) * (size_t)rt.size);
-    boot_allgather(rt.node_comm, &rt.rank, sizeof rt.rank, rt.node_peers);
 
-    /* Each rank's process, for the liveness checks of long waits. */
+    /* Each rank's process, for the liveness checks of long waits, and its
+     * node (its machine and slot there), in one exchange. */
     struct {
         unsigned long long pstart, pidns;
-        int machine, pid;
-    } me = {0, 0, machine_leader, (int)getpid()}, *all;
+        int machine, pid, slot;
+    } me = {0, 0, machine_leader, (int)getpid(), slot}, *all;
     struct stat ns;
     if (stat("/proc/self/ns/pid", &ns) == 0)
         me.pidns = ((unsigned long long)ns.st_dev << 32) ^ (unsigned long long)ns.st_ino;
@@ -73,25 +75,30 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
     if (wait_proc_state(me.pid, &state, &me.pstart) != 0)
         rt_fatal("reach_init: cannot read /proc/self/stat (is /proc mounted?)");
     boot_allgather(rt.comm, &me, sizeof me, all);
+    /* Nodes are numbered in the order of their lowest world rank (their
+     * leader's); a node's ranks are in world order, as in rt.node_comm. */
+    rt.node_count = 0;
+    int here = 0;
     for (int r = 0; r < rt.size; r++) {
         rt.peers[r].machine = all[r].machine;
         rt.peers[r].pid = all[r].pid;
         rt.peers[r].pstart = all[r].pstart;
         rt.peers[r].pidns = all[r].pidns;
+        int n = 0;
+        while (n < rt.node_count && (all[leaders[n]].machine != all[r].machine || all[leaders[n]].slot != all[r].slot))
+            n++;
+        if (n == rt.node_count)
+            leaders[rt.node_count++] = r;
+        rt.peers[r].node = n;
+        if (all[r].machine == machine_leader && all[r].slot == slot && here < rt.node_size)
+            rt.node_peers[here++] = r;
     }
     free(all);
-
-    /* Nodes are numbered in the order of their lowest world rank. */
-    int leader = rt.node_peers[0];
-    boot_allgather(rt.comm, &leader, sizeof leader, leader_of);
-    rt.node_count = 0;
-    for (int r = 0; r < rt.size; r++) {
-        if (leader_of[r] == r)
-            rt.node_count++;
-        rt.peers[r].node = leader_of[r] == r ? rt.node_count - 1 : rt.peers[leader_of[r]].node;
-    }
+    free(leaders);
+    if (here != rt.node_size)
+        rt_fatal("reach_init: MPI's shared-memory communicator has %d ranks, the exchange found %d", rt.node_size,
+                 here);
     rt.node = rt.peers[rt.rank].node;
-    free(leader_of);
 
     /* Every node's ranks, ascending, for the node queries. */
     rt.node_first = calloc((size_t)rt.node_count + 1, sizeof(int));
@@ -130,21 +137,37 @@ void boot_finalize(void)
     boot_mpi_owned = 0;
 }
 
-char *boot_allgatherv(const void *mine, size_t len, int **offsets)
+char *boot_allgatherv(int n, const void *const parts[], const size_t lens[], int **offsets)
 {
-    int n = (int)len;
-    int *lens = malloc(sizeof(int) * (size_t)rt.size), *offs = malloc(sizeof(int) * ((size_t)rt.size + 1));
-    if (!lens || !offs)
-        rt_oom("reach_init", sizeof(int) * (size_t)rt.size);
-    boot_allgather(rt.comm, &n, sizeof n, lens);
+    size_t np = (size_t)rt.size * (size_t)n, mine_len = 0;
+    int *part_lens = malloc(sizeof(int) * np), *offs = malloc(sizeof(int) * (np + 1));
+    int *rank_lens = malloc(sizeof(int) * (size_t)rt.size), *rank_offs = malloc(sizeof(int) * (size_t)rt.size);
+    int *mine_lens = malloc(sizeof(int) * (size_t)n);
+    if (!part_lens || !offs || !rank_lens || !rank_offs || !mine_lens)
+        rt_oom("reach_init", sizeof(int) * (np + 1));
+    for (int p = 0; p < n; p++) {
+        mine_lens[p] = (int)lens[p];
+        mine_len += lens[p];
+    }
+    boot_allgather(rt.comm, mine_lens, sizeof(int) * (size_t)n, part_lens);
     offs[0] = 0;
-    for (int r = 0; r < rt.size; r++)
-        offs[r + 1] = offs[r] + lens[r];
-    char *all = malloc((size_t)offs[rt.size] + 1);
-    if (!all)
-        rt_oom("reach_init", (size_t)offs[rt.size] + 1);
-    MPI_Allgatherv(mine, n, MPI_BYTE, all, lens, offs, MPI_BYTE, boot_comm_mpi(rt.comm));
-    free(lens);
+    for (size_t i = 0; i < np; i++)
+        offs[i + 1] = offs[i] + part_lens[i];
+    for (int r = 0; r < rt.size; r++) {
+        rank_offs[r] = offs[(size_t)r * (size_t)n];
+        rank_lens[r] = offs[(size_t)(r + 1) * (size_t)n] - rank_offs[r];
+    }
+    char *mine = malloc(mine_len + 1), *all = malloc((size_t)offs[np] + 1);
+    if (!mine || !all)
+        rt_oom("reach_init", (size_t)offs[np] + 1);
+    for (int p = 0, at = 0; p < n; at += mine_lens[p++])
+        memcpy(mine + at, parts[p], lens[p]);
+    MPI_Allgatherv(mine, (int)mine_len, MPI_BYTE, all, rank_lens, rank_offs, MPI_BYTE, boot_comm_mpi(rt.comm));
+    free(mine);
+    free(mine_lens);
+    free(part_lens);
+    free(rank_lens);
+    free(rank_offs);
     *offsets = offs;
     return all;
 }

@@ -205,22 +205,28 @@ int am_init(void)
 {
     if (rt.node_count < 2)
         return REACH_SUCCESS;
-    /* Every rank's arena base: addresses on other nodes are theirs. */
-    int *off;
-    uintptr_t mine = (uintptr_t)shm_arena_base();
-    char *all = boot_allgatherv(&mine, sizeof mine, &off);
-    for (int r = 0; r < rt.size; r++)
-        memcpy(&rt.peers[r].rbase, all + off[r], sizeof mine);
+    /* Every rank's arena base (addresses on other nodes are theirs) and
+     * network backend, in one exchange. */
+    struct {
+        uintptr_t base;
+        int64_t chosen;
+    } mine = {(uintptr_t)shm_arena_base(), am_network(rt.cfg.network)}, *all = malloc(sizeof mine * (size_t)rt.size);
+    if (!all)
+        rt_oom("reach_init", sizeof mine * (size_t)rt.size);
+    boot_allgather(rt.comm, &mine, sizeof mine, all);
+    int chosen = (int)mine.chosen, alike = 1;
+    for (int r = 0; r < rt.size; r++) {
+        rt.peers[r].rbase = all[r].base;
+        alike &= all[r].chosen == mine.chosen;
+    }
     free(all);
-    free(off);
-    int chosen = am_network(rt.cfg.network), lo, hi;
     const net_backend_t *net = net_backends[chosen];
     if (net == NULL)
         rt_error(REACH_ERR_ARG, "reach_init",
                  "this build of reach has no %s network backend "
                  "(REACH_NETWORK; its library was not found when reach was built)",
                  getenv("REACH_NETWORK"));
-    if (!boot_all_same(rt.comm, chosen, &lo, &hi)) {
+    if (!alike) {
         if (rt.rank == 0)
             rt_error(REACH_ERR_ARG, "reach_init", "the ranks chose different network backends (REACH_NETWORK)");
         return REACH_ERR_ARG;

@@ -188,9 +188,11 @@ static int ofi_connect(const char *call, void *base, uint64_t key)
         mine.namelen = got;
     }
     uint64_t namelen = mine.namelen;
-    int *off;
-    char *all = boot_allgatherv(&mine, sizeof mine, &off);
     size_t n = (size_t)rt.size;
+    char *all = malloc(sizeof mine * n);
+    if (!all)
+        rt_oom(call, sizeof mine * n);
+    boot_allgather(rt.comm, &mine, sizeof mine, all);
     ofi.addr = calloc(n, sizeof *ofi.addr);
     ofi.pings = calloc(n, sizeof *ofi.pings);
     ofi.keys = calloc(n, sizeof *ofi.keys);
@@ -199,7 +201,7 @@ static int ofi_connect(const char *call, void *base, uint64_t key)
         rt_oom(call, n * sizeof *ofi.addr);
     int st = REACH_SUCCESS;
     for (int r = 0; r < rt.size && st == REACH_SUCCESS; r++) {
-        memcpy(&mine, all + off[r], sizeof mine);
+        memcpy(&mine, all + sizeof mine * (size_t)r, sizeof mine);
         ofi.keys[r] = mine.key;
         ofi.bases[r] = mine.base;
         for (int w = 0; w < OFI_WORKERS && st == REACH_SUCCESS; w++)
@@ -207,7 +209,6 @@ static int ofi_connect(const char *call, void *base, uint64_t key)
                 st = rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot address rank %d", r);
     }
     free(all);
-    free(off);
     return st;
 }
 

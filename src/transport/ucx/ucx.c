@@ -92,9 +92,12 @@ static void ux_disconnect(void)
 static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *rkey, size_t klen, void *waddr,
                       size_t wlen)
 {
-    int st = REACH_SUCCESS, unwatched = 0, *off[4] = {NULL, NULL, NULL, NULL};
-    char *all[4] = {boot_allgatherv(saddr, slen, &off[0]), boot_allgatherv(caddr, clen, &off[1]),
-                    boot_allgatherv(rkey, klen, &off[2]), boot_allgatherv(waddr, wlen, &off[3])};
+    int st = REACH_SUCCESS, unwatched = 0, *off;
+    /* Rank r's part p (server address, client address, key, watch
+     * address) lies at all + off[4 * r + p]. */
+    const void *parts[4] = {saddr, caddr, rkey, waddr};
+    const size_t lens[4] = {slen, clen, klen, wlen};
+    char *all = boot_allgatherv(4, parts, lens, &off);
     for (int c = 0; c < UX_EPS; c++)
         ux.ep[c] = calloc((size_t)rt.size, sizeof(ucp_ep_h));
     ux.rkey = calloc((size_t)rt.size, sizeof *ux.rkey);
@@ -106,17 +109,18 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
     for (int r = 0; r < rt.size && st == REACH_SUCCESS; r++) {
         if (rt.peers[r].node == rt.node)
             continue; /* reached through its mapping, never the network */
+        const int *at = off + 4 * r;
         ucp_ep_params_t to_server = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
-                                     .address = (ucp_address_t *)(void *)(all[0] + off[0][r])};
+                                     .address = (ucp_address_t *)(void *)(all + at[0])};
         ucp_ep_params_t to_client = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
-                                     .address = (ucp_address_t *)(void *)(all[1] + off[1][r])};
+                                     .address = (ucp_address_t *)(void *)(all + at[1])};
         ucs_status_t s;
         if ((s = ucp_ep_create(ux.worker[NET_CLIENT], &to_server, &ux.ep[UX_C2S][r])) != UCS_OK ||
             (s = ucp_ep_create(ux.worker[NET_SERVER], &to_client, &ux.ep[UX_S2C][r])) != UCS_OK ||
             (s = ucp_ep_create(ux.worker[NET_CLIENT], &to_client, &ux.ep[UX_C2C][r])) != UCS_OK ||
-            (s = ucp_ep_rkey_unpack(ux.ep[UX_C2S][r], all[2] + off[2][r], &ux.rkey[r])) != UCS_OK)
+            (s = ucp_ep_rkey_unpack(ux.ep[UX_C2S][r], all + at[2], &ux.rkey[r])) != UCS_OK)
             st = rt_error(REACH_ERR_SYSTEM, "reach_init", "UCX cannot reach rank %d: %s", r, ucs_status_string(s));
-        else if (ux.worker[NET_WATCH] && off[3][r + 1] > off[3][r] && ux_watch(r, all[3] + off[3][r]) != UCS_OK)
+        else if (ux.worker[NET_WATCH] && at[4] > at[3] && ux_watch(r, all + at[3]) != UCS_OK)
             unwatched++;
         else if (ux.watch[r])
             ux.watching++;
@@ -127,10 +131,8 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
                  "UCX has no transport with peer failure handling to %d other rank%s (UCX_TLS?): a lost "
                  "rank there is found only by the /proc check (REACH_PEER_PROC), on this machine",
                  unwatched, unwatched > 1 ? "s" : "");
-    for (int c = 0; c < 4; c++) {
-        free(all[c]);
-        free(off[c]);
-    }
+    free(all);
+    free(off);
     return st;
 }
 
