@@ -55,16 +55,17 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
 
     rt.node_peers = malloc(sizeof(int) * (size_t)rt.node_size);
     rt.peers = calloc((size_t)rt.size, sizeof(peer_t));
-    int *leaders = malloc(sizeof(int) * (size_t)rt.size);
-    if (!rt.node_peers || !rt.peers || !leaders)
+    /* By machine (its leader's rank): the slot and node last seen there. */
+    int *last_slot = malloc(sizeof(int) * (size_t)rt.size), *last_node = malloc(sizeof(int) * (size_t)rt.size);
+    if (!rt.node_peers || !rt.peers || !last_slot || !last_node)
         rt_oom("reach_init", sizeof(int) * (size_t)rt.size);
 
     /* Each rank's process, for the liveness checks of long waits, and its
      * node (its machine and slot there), in one exchange. */
     struct {
         unsigned long long pstart, pidns;
-        int machine, pid, slot;
-    } me = {0, 0, machine_leader, (int)getpid(), slot}, *all;
+        int machine, pid, slot, unused; /* (no padding goes out unwritten) */
+    } me = {0, 0, machine_leader, (int)getpid(), slot, 0}, *all;
     struct stat ns;
     if (stat("/proc/self/ns/pid", &ns) == 0)
         me.pidns = ((unsigned long long)ns.st_dev << 32) ^ (unsigned long long)ns.st_ino;
@@ -75,27 +76,35 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
     if (wait_proc_state(me.pid, &state, &me.pstart) != 0)
         rt_fatal("reach_init: cannot read /proc/self/stat (is /proc mounted?)");
     boot_allgather(rt.comm, &me, sizeof me, all);
-    /* Nodes are numbered in the order of their lowest world rank (their
-     * leader's); a node's ranks are in world order, as in rt.node_comm. */
+    /* Nodes are numbered in the order of their lowest world rank; a node's
+     * ranks are in world order, as in rt.node_comm. A machine's ranks are
+     * in world order in its communicator too, so its slots only grow with
+     * the world rank: a rank is on a new node if its slot is not the last
+     * one seen on its machine. */
     rt.node_count = 0;
     int here = 0;
+    for (int r = 0; r < rt.size; r++)
+        last_slot[r] = -1;
     for (int r = 0; r < rt.size; r++) {
-        rt.peers[r].machine = all[r].machine;
+        int m = all[r].machine;
+        rt.peers[r].machine = m;
         rt.peers[r].pid = all[r].pid;
         rt.peers[r].pstart = all[r].pstart;
         rt.peers[r].pidns = all[r].pidns;
-        int n = 0;
-        while (n < rt.node_count && (all[leaders[n]].machine != all[r].machine || all[leaders[n]].slot != all[r].slot))
-            n++;
-        if (n == rt.node_count)
-            leaders[rt.node_count++] = r;
-        rt.peers[r].node = n;
-        if (all[r].machine == machine_leader && all[r].slot == slot && here < rt.node_size)
+        if (m < 0 || m >= rt.size)
+            rt_fatal("reach_init: rank %d names machine %d", r, m);
+        if (all[r].slot != last_slot[m]) {
+            last_slot[m] = all[r].slot;
+            last_node[m] = rt.node_count++;
+        }
+        rt.peers[r].node = last_node[m];
+        if (m == machine_leader && all[r].slot == slot && here < rt.node_size)
             rt.node_peers[here++] = r;
     }
     free(all);
-    free(leaders);
-    if (here != rt.node_size)
+    free(last_slot);
+    free(last_node);
+    if (here != rt.node_size || rt.node_peers[rt.node_rank] != rt.rank)
         rt_fatal("reach_init: MPI's shared-memory communicator has %d ranks, the exchange found %d", rt.node_size,
                  here);
     rt.node = rt.peers[rt.rank].node;
@@ -161,7 +170,8 @@ char *boot_allgatherv(int n, const void *const parts[], const size_t lens[], int
     if (!mine || !all)
         rt_oom("reach_init", (size_t)offs[np] + 1);
     for (int p = 0, at = 0; p < n; at += mine_lens[p++])
-        memcpy(mine + at, parts[p], lens[p]);
+        if (lens[p] > 0) /* (a part of none may be NULL) */
+            memcpy(mine + at, parts[p], lens[p]);
     MPI_Allgatherv(mine, (int)mine_len, MPI_BYTE, all, rank_lens, rank_offs, MPI_BYTE, boot_comm_mpi(rt.comm));
     free(mine);
     free(mine_lens);

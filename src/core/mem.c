@@ -31,12 +31,13 @@ int mem_alloc_collective(const char *call, reach_group_t *g, size_t bytes, void 
 
     /* The node's members allocate at once: check their sum against what
      * the node has, so that the answer is the same everywhere. The freed
-     * blocks they keep committed count as free: if the node is short
-     * without them, every member gives its own back. */
+     * blocks they keep committed count as free: a member that finds the
+     * node short without them gives its own back. What the node has is
+     * read before the reduction, so before any member gives back. */
+    size_t avail = shm_available();
     long node[2] = {bytes > PTRDIFF_MAX ? 0 : (long)bytes, (long)shm_cache_bytes()}; /* (too large: refused below) */
     group_allreduce_long(g, REACH_SCOPE_NODE, node, 2, REACH_REDUCE_SUM);
     long node_total = node[0];
-    size_t avail = shm_available();
     if ((size_t)node_total > avail) {
         shm_cache_flush();
         avail += (size_t)node[1];

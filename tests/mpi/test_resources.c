@@ -108,12 +108,12 @@ static void cycle(int i, int me, int np, void **bases)
 /* Pages of [p, p + n) that are in memory. */
 static size_t resident(void *p, size_t n)
 {
-    static unsigned char in[1024];
     size_t page = 4096, pages = n / page, count = 0;
-    if (pages > sizeof in || mincore(p, n, in) != 0)
-        return (size_t)-1;
-    for (size_t k = 0; k < pages; k++)
-        count += in[k] & 1;
+    unsigned char *in = malloc(pages);
+    if (in && mincore(p, n, in) == 0)
+        for (size_t k = 0; k < pages; k++)
+            count += in[k] & 1;
+    free(in);
     return count;
 }
 
@@ -128,14 +128,39 @@ static void reuse(int me, void **bases)
     memset(first, 1, 3 * mib);
     CHECK(reach_free(first) == REACH_SUCCESS);
     CHECK_EQ_LL(resident(first, 3 * mib), 3 * mib / 4096);
-    CHECK(reach_malloc(3 * mib - 100, bases) == REACH_SUCCESS);
+    CHECK(reach_malloc(3 * mib - 100, bases) == REACH_SUCCESS); /* the block kept, zeroed */
     CHECK(bases[me] == first);
+    CHECK(all_zero(bases[me], 3 * mib - 100));
     CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    /* Only once the kept blocks (these 3 MiB, and those of the cycles
+     * before) are given back is there room under the limit. */
     CHECK(reach_set_shm_limit(8 * mib) == REACH_SUCCESS);
-    CHECK(reach_malloc(6 * mib, bases) == REACH_SUCCESS); /* only without the cached 3 MiB */
-    CHECK(all_zero(bases[me], 6 * mib));
+    CHECK(reach_malloc(6 * mib, bases) == REACH_SUCCESS);
     CHECK(reach_free(bases[me]) == REACH_SUCCESS);
     CHECK(reach_set_shm_limit(0) == REACH_SUCCESS);
+
+    /* Arrays made and destroyed do not push a work buffer out: a freed
+     * 40 MiB local block stays kept while three 16 MiB collective blocks
+     * are freed after it (64 MiB are kept at most: the older collective
+     * blocks go). */
+    char *work = reach_malloc_local(40 * mib);
+    CHECK(work != NULL);
+    if (!work)
+        return;
+    memset(work, 1, 40 * mib);
+    CHECK(reach_free_local(work) == REACH_SUCCESS);
+    void *arrays[3];
+    for (int k = 0; k < 3; k++) {
+        CHECK(reach_malloc(16 * mib, bases) == REACH_SUCCESS);
+        arrays[k] = bases[me];
+        memset(arrays[k], 2, 16 * mib);
+    }
+    for (int k = 0; k < 3; k++)
+        CHECK(reach_free(arrays[k]) == REACH_SUCCESS);
+    CHECK_EQ_LL(resident(work, 40 * mib), 40 * mib / 4096);
+    char *again = reach_malloc_local(40 * mib);
+    CHECK(again == work);
+    CHECK(again == NULL || reach_free_local(again) == REACH_SUCCESS);
 }
 
 int main(int argc, char **argv)

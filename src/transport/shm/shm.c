@@ -25,8 +25,10 @@ static struct {
  * every GA_Dgemm, which took 40 times as long without this) and create and
  * destroy arrays in their loops (a 1 MiB NGA_Create and GA_Destroy cost
  * 620 us, 8 KiB 75). Up to SHM_CACHE_BLOCKS blocks of SHM_CACHE_BYTES in
- * all, of either kind, the oldest given back first; all given back when
- * an allocation finds no room, and when a collective allocation finds the
+ * all, of either kind. To make room the oldest of the kind going in goes
+ * first (so that arrays made and destroyed do not push out a work buffer
+ * reused between them), else the oldest. All are given back when an
+ * allocation finds no room, and when a collective allocation finds the
  * node short without them. A reused local block holds what its last user
  * left, as malloc's do; a reused collective block is zeroed, as a fresh
  * one is. */
@@ -34,6 +36,7 @@ static struct {
 #define SHM_CACHE_BYTES ((size_t)64 << 20)
 static struct {
     size_t off[SHM_CACHE_BLOCKS];
+    int kind[SHM_CACHE_BLOCKS]; /* what it was freed as */
     int count;
     size_t bytes;
 } cache;
@@ -42,8 +45,10 @@ static struct {
 static void shm_release(size_t off)
 {
     size_t len = heap_free(&arena.heap, off);
-    /* Every mapping of the arena sees the hole. */
-    fallocate(arena.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+    /* Every mapping of the arena sees the hole. Where there can be none,
+     * the bytes are zeroed: a collective block starts zeroed. */
+    if (fallocate(arena.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len) != 0)
+        memset(arena.base + off, 0, len);
 }
 
 /* Takes entry i out of the cache (its bytes from the total); its offset. */
@@ -52,6 +57,7 @@ static size_t shm_cache_remove(int i)
     size_t off = cache.off[i];
     cache.bytes -= heap_block_len(&arena.heap, off, SHM_BLOCK_CACHED);
     memmove(cache.off + i, cache.off + i + 1, sizeof cache.off[0] * (size_t)(cache.count - i - 1));
+    memmove(cache.kind + i, cache.kind + i + 1, sizeof cache.kind[0] * (size_t)(cache.count - i - 1));
     cache.count--;
     return off;
 }
@@ -78,16 +84,21 @@ static int shm_cache_take(size_t len, int kind, void **ptr)
 }
 
 /* Keeps the block of this kind at off (len bytes) committed in the cache,
- * giving the oldest cached blocks back to make room; 0 if it is larger
- * than the cache. */
+ * giving cached blocks back to make room; 0 if it is larger than the
+ * cache. */
 static int shm_cache_put(size_t off, size_t len, int kind)
 {
     if (len > SHM_CACHE_BYTES)
         return 0;
-    while (cache.count == SHM_CACHE_BLOCKS || cache.bytes + len > SHM_CACHE_BYTES)
-        shm_release(shm_cache_remove(0));
+    while (cache.count == SHM_CACHE_BLOCKS || cache.bytes + len > SHM_CACHE_BYTES) {
+        int victim = 0;
+        while (victim < cache.count && cache.kind[victim] != kind)
+            victim++;
+        shm_release(shm_cache_remove(victim < cache.count ? victim : 0));
+    }
     heap_retag(&arena.heap, off, kind, SHM_BLOCK_CACHED);
-    cache.off[cache.count++] = off;
+    cache.off[cache.count] = off;
+    cache.kind[cache.count++] = kind;
     cache.bytes += len;
     return 1;
 }
@@ -118,13 +129,13 @@ int shm_init(void)
     const char *call = "reach_init";
     arena.size = rt.cfg.arena_size ? rt.cfg.arena_size : shm_default_arena_size();
     arena.size = (arena.size + HEAP_PAGE - 1) & ~(HEAP_PAGE - 1);
-    if (arena.size <= ARENA_HEAP_OFF)
-        return rt_error(REACH_ERR_ARG, call, "REACH_ARENA_SIZE=%zu is below the minimum of %zu bytes", arena.size,
-                        (size_t)ARENA_HEAP_OFF + HEAP_PAGE);
-
+    /* A rank that fails still takes part in the exchange below, which
+     * carries its status: its node's other ranks would wait there. */
     int st = REACH_SUCCESS;
-    arena.fd = memfd_create("reach-arena", MFD_CLOEXEC);
-    if (arena.fd < 0) {
+    if (arena.size <= ARENA_HEAP_OFF)
+        st = rt_error(REACH_ERR_ARG, call, "REACH_ARENA_SIZE=%zu is below the minimum of %zu bytes", arena.size,
+                      (size_t)ARENA_HEAP_OFF + HEAP_PAGE);
+    else if ((arena.fd = memfd_create("reach-arena", MFD_CLOEXEC)) < 0) {
         st = rt_error(REACH_ERR_SYSTEM, call, "memfd_create: %s", strerror(errno));
     } else if (ftruncate(arena.fd, (off_t)arena.size) != 0) {
         st = rt_error(REACH_ERR_SYSTEM, call, "ftruncate of the arena to %zu bytes: %s", arena.size, strerror(errno));
