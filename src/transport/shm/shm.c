@@ -19,8 +19,9 @@ static struct {
 } arena = {.fd = -1};
 
 /* Freed blocks stay committed for the next allocation of a like size:
- * committing zeroes every page, and a hole punched must be committed again
- * and faulted in again by every process that touches it, while programs
+ * committing adds every page to the file (the kernel zeroes it at its
+ * first touch), and a hole punched must be committed again and faulted in
+ * again by every process that touches it, while programs
  * take and free work buffers all the time (Global Arrays a 24 MiB one in
  * every GA_Dgemm, which took 40 times as long without this) and create and
  * destroy arrays in their loops (a 1 MiB NGA_Create and GA_Destroy cost
