@@ -21,9 +21,9 @@ static struct {
 /* Freed blocks stay committed for the next allocation of a like size:
  * committing adds every page to the file (the kernel zeroes it at its
  * first touch), and a hole punched must be committed again and faulted in
- * again by every process that touches it, while programs
- * take and free work buffers all the time (Global Arrays a 24 MiB one in
- * every GA_Dgemm, which took 40 times as long without this) and create and
+ * again by every process that touches it, while programs take and free
+ * work buffers all the time (Global Arrays a 24 MiB one in every
+ * GA_Dgemm, which took 40 times as long without this) and create and
  * destroy arrays in their loops (a 1 MiB NGA_Create and GA_Destroy cost
  * 620 us, 8 KiB 75). Up to SHM_CACHE_BLOCKS blocks of SHM_CACHE_BYTES in
  * all, of either kind. To make room the oldest of the kind going in goes
@@ -36,8 +36,10 @@ static struct {
 #define SHM_CACHE_BLOCKS 16
 #define SHM_CACHE_BYTES ((size_t)64 << 20)
 static struct {
-    size_t off[SHM_CACHE_BLOCKS];
-    int kind[SHM_CACHE_BLOCKS]; /* what it was freed as */
+    struct {
+        size_t off;
+        int kind; /* what it was freed as */
+    } entry[SHM_CACHE_BLOCKS];
     int count;
     size_t bytes;
 } cache;
@@ -55,10 +57,9 @@ static void shm_release(size_t off)
 /* Takes entry i out of the cache (its bytes from the total); its offset. */
 static size_t shm_cache_remove(int i)
 {
-    size_t off = cache.off[i];
+    size_t off = cache.entry[i].off;
     cache.bytes -= heap_block_len(&arena.heap, off, SHM_BLOCK_CACHED);
-    memmove(cache.off + i, cache.off + i + 1, sizeof cache.off[0] * (size_t)(cache.count - i - 1));
-    memmove(cache.kind + i, cache.kind + i + 1, sizeof cache.kind[0] * (size_t)(cache.count - i - 1));
+    memmove(cache.entry + i, cache.entry + i + 1, sizeof cache.entry[0] * (size_t)(cache.count - i - 1));
     cache.count--;
     return off;
 }
@@ -70,7 +71,7 @@ static int shm_cache_take(size_t len, int kind, void **ptr)
     size_t want = (len + HEAP_PAGE - 1) & ~(HEAP_PAGE - 1), best_len = SIZE_MAX;
     int best = -1;
     for (int i = 0; i < cache.count; i++) {
-        size_t l = heap_block_len(&arena.heap, cache.off[i], SHM_BLOCK_CACHED);
+        size_t l = heap_block_len(&arena.heap, cache.entry[i].off, SHM_BLOCK_CACHED);
         if (l >= want && l / 2 <= want && l < best_len)
             best = i, best_len = l;
     }
@@ -93,13 +94,13 @@ static int shm_cache_put(size_t off, size_t len, int kind)
         return 0;
     while (cache.count == SHM_CACHE_BLOCKS || cache.bytes + len > SHM_CACHE_BYTES) {
         int victim = 0;
-        while (victim < cache.count && cache.kind[victim] != kind)
+        while (victim < cache.count && cache.entry[victim].kind != kind)
             victim++;
         shm_release(shm_cache_remove(victim < cache.count ? victim : 0));
     }
     heap_retag(&arena.heap, off, kind, SHM_BLOCK_CACHED);
-    cache.off[cache.count] = off;
-    cache.kind[cache.count++] = kind;
+    cache.entry[cache.count].off = off;
+    cache.entry[cache.count++].kind = kind;
     cache.bytes += len;
     return 1;
 }
