@@ -16,9 +16,14 @@ _Thread_local int wait_contended;
 static _Thread_local long wait_preemptions;
 static _Thread_local double wait_preempted_at;
 /* Looks (wait_tick) since the core was last found contended; this
- * thread's run-queue time (ns) when it last read it, from 0 at its start. */
-static _Thread_local unsigned wait_calm;
-static _Thread_local long long wait_run_delayed;
+ * thread's run-queue time (ns) when it last read it, from 0 at its start,
+ * and when it was last found contended (-1: not known); the hold's
+ * multiple, when the contended state last ended, and whether its sleeps
+ * woke promptly (wait_look_at_core). */
+static _Thread_local unsigned wait_calm, wait_hold = 1;
+static _Thread_local long long wait_run_delayed, wait_held_delay = -1;
+static _Thread_local double wait_calm_since = -1e9;
+static _Thread_local int wait_woke_promptly;
 /* When this thread last looked for ranks of its machine on its core. */
 static _Thread_local double wait_spread_at;
 
@@ -337,14 +342,32 @@ static void wait_look_at_core(double now)
             wait_run_delayed = delay;
         wait_spread(now);
         if (lost) {
+            if (!wait_contended) { /* again soon after a state whose sleeps woke promptly: a longer hold */
+                if (now - wait_calm_since >= WAIT_CONTENDED_MS * 1e-3 || !wait_woke_promptly)
+                    wait_hold = 1;
+                else if (wait_hold < WAIT_HOLD_MOST)
+                    wait_hold *= 2;
+            }
             wait_preempted_at = now;
+            wait_held_delay = delay;
             wait_contended = 1;
             wait_calm = 0;
             return;
         }
     }
-    if (wait_contended && (++wait_calm >= WAIT_CALM_SLEEPS || now - wait_preempted_at >= WAIT_CONTENDED_MS * 1e-3))
+    if (wait_contended && (++wait_calm >= WAIT_CALM_SLEEPS * wait_hold ||
+                           now - wait_preempted_at >= WAIT_CONTENDED_MS * 1e-3 * wait_hold)) {
+        long long delay = wait_run_delay();
+        wait_woke_promptly = delay >= 0 && wait_held_delay >= 0 &&
+                             delay - wait_held_delay < (long long)wait_calm * WAIT_PROMPT_WAKE_US * 1000;
         wait_contended = 0;
+        wait_calm_since = now;
+    }
+}
+
+void wait_look(void)
+{
+    wait_look_at_core(wait_clock());
 }
 
 void wait_woke(int timed_out, int missed)

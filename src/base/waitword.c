@@ -34,8 +34,8 @@ void waitword_wait_change(waitword_t *ww, uint32_t old)
     void (*poll)(void) = waitword_poll;
     if (poll && rt_on_server) /* a thread-local: read only with a network */
         poll = NULL;
-    uint32_t now, spins = wait_spins();
-    for (uint32_t i = 0; i < spins; i++) {
+    uint32_t now;
+    for (uint32_t i = 0; wait_spin_on(i); i++) {
         if ((now = atom_load_acquire(&ww->value)) != old) {
             trace_word(TRACE_SEE, ww, now);
             return;
@@ -56,7 +56,7 @@ void waitword_wait_change(waitword_t *ww, uint32_t old)
 
 void futex_mutex_lock_slow(_Atomic uint32_t *m)
 {
-    for (uint32_t i = 0, spins = wait_spins(); i < spins; i++) {
+    for (uint32_t i = 0; wait_spin_on(i); i++) {
         uint32_t free_value = 0;
         if (atom_load_relaxed(m) == 0 && atom_cas_acquire(m, &free_value, 1))
             return;

@@ -81,8 +81,8 @@ static void mcs_reclaim(int slot)
     uint64_t enc = mcs_slots.park[slot].enc;
     if (mcs_word_op(mcs_slots.park[slot].set, mcs_slots.park[slot].id, mcs_slots.park[slot].rank, WORD_CAS64, enc, 0) !=
         enc)
-        for (unsigned i = 0, spins = wait_spins(); !mcs_consumed(slot); i++) {
-            if (i < spins) {
+        for (uint32_t i = 0; !mcs_consumed(slot); i++) {
+            if (wait_spin_on(i)) {
                 cpu_relax();
             } else {
                 wait_tick();

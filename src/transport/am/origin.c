@@ -63,10 +63,9 @@ static void am_client_poll(unsigned *spins, int serve)
         *spins = 0;
         return;
     }
-    uint32_t most = wait_spins();
-    if (++*spins < most)
+    if (wait_spin_on(++*spins))
         return;
-    *spins = am_client_sleep() ? most : 0;
+    *spins = am_client_sleep() ? wait_spins() : 0;
 }
 
 /* The same, serving on every few polls once a wait has made
@@ -519,7 +518,7 @@ void am_wait_signal(waitword_t *ww, uint32_t target)
         rt_order_acquire();
         if (got) {
             i = 0;
-        } else if (i >= wait_spins()) {
+        } else if (!wait_spin_on(i)) {
             i = am_client_sleep() ? wait_spins() : 0;
         }
     }
