@@ -321,10 +321,11 @@ static long long wait_run_delay(void)
 
 /* Whether this thread's core is contended now (wait_spins): whether it
  * was preempted since it last looked, and kept off its core long enough
- * for it to matter. The run-queue time is read only after a preemption,
+ * for it to matter. A look that is not calm (a spin's, wait_look) does
+ * not count towards the state's end. The run-queue time is read only after a preemption,
  * so its growth also holds the wake-ups of the sleeps since the last
  * read. */
-static void wait_look_at_core(double now)
+static void wait_look_at_core(double now, int calm)
 {
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) != 0)
@@ -355,8 +356,9 @@ static void wait_look_at_core(double now)
             return;
         }
     }
-    if (wait_contended && (++wait_calm >= WAIT_CALM_SLEEPS * wait_hold ||
-                           now - wait_preempted_at >= WAIT_CONTENDED_MS * 1e-3 * wait_hold)) {
+    if (wait_contended && calm &&
+        (++wait_calm >= WAIT_CALM_SLEEPS * wait_hold ||
+         now - wait_preempted_at >= WAIT_CONTENDED_MS * 1e-3 * wait_hold)) {
         long long delay = wait_run_delay();
         wait_woke_promptly = delay >= 0 && wait_held_delay >= 0 &&
                              delay - wait_held_delay < (long long)wait_calm * WAIT_PROMPT_WAKE_US * 1000;
@@ -367,7 +369,7 @@ static void wait_look_at_core(double now)
 
 void wait_look(void)
 {
-    wait_look_at_core(wait_clock());
+    wait_look_at_core(wait_clock(), 0);
 }
 
 void wait_woke(int timed_out, int missed)
@@ -381,7 +383,7 @@ void wait_woke(int timed_out, int missed)
 void wait_tick(void)
 {
     double now = wait_clock();
-    wait_look_at_core(now);
+    wait_look_at_core(now, 1);
     if (rt_on_server)
         return;
     if (wait_now.since == 0) {

@@ -101,7 +101,8 @@ static inline uint32_t wait_spins(void)
     return wait_contended && spins > WAIT_SPIN_CONTENDED ? WAIT_SPIN_CONTENDED : spins;
 }
 
-/* Looks at this thread's core now (wait_spins), as a tick does. */
+/* Looks at this thread's core now (wait_spins), as a tick does, but a
+ * look that finds no preemption does not count as a calm one. */
 void wait_look(void) REACH_HIDDEN;
 
 /* Whether a wait that has made polls empty polls spins on rather than

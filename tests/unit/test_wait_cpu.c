@@ -3,8 +3,9 @@
  * its choice of a less crowded core for a rank that shares its own with
  * another rank of its machine (wait_less_crowded), and its judgement of
  * whether a thread's core is contended (wait_contended, set by
- * wait_tick): by a thread that takes the core for a slice, and not for
- * good. */
+ * wait_tick, and by a long spin's looks, wait_spin_on): by a thread
+ * that takes the core for a slice, and not for good; held longer where
+ * it comes back soon. */
 #include "../check.h"
 #include "base/wait.h"
 
@@ -86,16 +87,29 @@ static void *hog(void *core)
     return NULL;
 }
 
+/* This thread's run-queue time, ns (-1: the kernel keeps none). */
+static long long run_delay(void)
+{
+    long long run = 0, delay = -1;
+    FILE *f = fopen("/proc/thread-self/schedstat", "r");
+    if (f == NULL || fscanf(f, "%lld %lld", &run, &delay) != 2 || run == 0)
+        delay = -1;
+    if (f)
+        fclose(f);
+    return delay;
+}
+
+/* When test_contended's contended state ended, and whether its calm
+ * sleeps woke promptly (as wait.c judges it). */
+static double calm_at;
+static int calm_prompt;
+
 /* Spins on core until the hog has finished, so that the hog takes the
  * core from it for slices; then looks (wait_tick) as a wait does. */
 static void test_contended(void)
 {
-    long long run = 0;
-    FILE *f = fopen("/proc/thread-self/schedstat", "r");
-    if (f == NULL || fscanf(f, "%lld", &run) != 1 || run == 0)
+    if (run_delay() < 0)
         printf("test_wait_cpu: the kernel keeps no run-queue time here, so every preemption counts\n");
-    if (f)
-        fclose(f);
     cpu_set_t allowed;
     CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
     int core = sched_getcpu();
@@ -117,13 +131,51 @@ static void test_contended(void)
      * a quiet machine; a loaded one may preempt it meanwhile). */
     int ticks = 0;
     double start = clock_ms();
+    long long delay = run_delay();
+    for (; ticks < 1000 && wait_contended; ticks++) {
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+        wait_tick();
+    }
+    calm_at = clock_ms();
+    calm_prompt = delay >= 0 && run_delay() - delay < (long long)ticks * WAIT_PROMPT_WAKE_US * 1000;
+    CHECK(!wait_contended);
+    if (calm_at - start < WAIT_CONTENDED_MS) /* (else the time limit ended it) */
+        CHECK(ticks >= WAIT_CALM_SLEEPS);
+    CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
+}
+
+/* A spin that never sleeps, so never ticks, looks at its core all the
+ * same (wait_spin_on); found contended again soon after calm sleeps that
+ * woke promptly, the core stays marked twice as long. */
+static void test_spin_looks(void)
+{
+    cpu_set_t allowed;
+    CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+    int core = sched_getcpu();
+    pin(core);
+    CHECK(!wait_contended);
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, hog, &core) == 0);
+    uint32_t polls = 1;
+    for (double end = clock_ms() + 40; clock_ms() < end; polls++)
+        (void)wait_spin_on(polls);
+    CHECK(pthread_join(t, NULL) == 0);
+    for (uint32_t i = 0; i < WAIT_LOOK_EVERY; i++, polls++) /* a look after the hog's end */
+        (void)wait_spin_on(polls);
+    CHECK(wait_contended);                     /* found by the spin's own looks */
+    CHECK(!wait_spin_on(WAIT_SPIN_CONTENDED)); /* and the spin cut short */
+    int soon = clock_ms() - calm_at < WAIT_CONTENDED_MS - 5;
+    int ticks = 0;
+    double start = clock_ms();
     for (; ticks < 1000 && wait_contended; ticks++) {
         nanosleep(&(struct timespec){0, 100000}, NULL);
         wait_tick();
     }
     CHECK(!wait_contended);
-    if (clock_ms() - start < WAIT_CONTENDED_MS) /* (else the time limit ended it) */
-        CHECK(ticks >= WAIT_CALM_SLEEPS);
+    /* (unless the first state's sleeps were slow, this one came late, or
+     * the time limit ended it) */
+    if (calm_prompt && soon && clock_ms() - start < 2 * WAIT_CONTENDED_MS)
+        CHECK(ticks >= 2 * WAIT_CALM_SLEEPS);
     CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
 }
 
@@ -132,6 +184,7 @@ int main(void)
     test_proc_cpu();
     test_less_crowded();
     test_contended();
+    test_spin_looks();
     printf("test_wait_cpu: %s\n", check_failures ? "FAILED" : "passed");
     return check_failures != 0;
 }
