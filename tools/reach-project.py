@@ -27,14 +27,24 @@ it, as a discrete-event simulation:
   value it saw (plus an on-node signal latency, Lshm);
 - a computation the program marked ("compute" ... "/compute") takes the
   processor time it took in the run, not the wall time of an oversubscribed
-  machine.
+  machine;
+- with "cores" in the parameters, the ranks share that many cores, as
+  emulated machines on one real one do: each run of a thread's events
+  between two waits takes the core free first and holds it, a wait not yet
+  met gives it back, and of a gap longer than o only o is processor time
+  (the rest waited on something the trace does not show); each message
+  also holds a core for "relay_spin" us (the emulated link's relay polls
+  before each frame's deadline). check --software then takes the software
+  times from a run where each process had a core: an oversubscribed run's
+  gaps hold its waits for a core, which the replay now makes itself.
 
 The critical-path time of the workload is when its last rank reaches "end";
 it is divided by the workload's iterations. Commands:
 
   replay DIR --params P.json [--json]
                                  times and message counts of each workload
-  check DIR --params P.json      replayed against measured time, within --within x
+  check DIR --params P.json [--software DIR2]
+                                 replayed against measured time, within --within x
   report RUNS --params P.json --out docs/scale.md
                                  every run RUNS/n<N>-s<S>/, replayed under each
                                  network, fitted in the number of nodes and
@@ -110,20 +120,30 @@ def cmd_replay(args):
 def cmd_check(args):
     ranks = read_dir(args.dir)
     p = load_params(args.params)
-    bad = 0
+    # Software times from a run where each process had a core (--software):
+    # this run's gaps may hold waits for a core, which a replay on shared
+    # cores (p["cores"]) makes itself.
+    own = read_dir(args.software) if args.software else None
+    bad, ratios = 0, []
     print(f"{'workload':28} {'measured us':>12} {'replayed us':>12} {'ratio':>7} {'L, Lrma as traced':>18} {'ratio':>7}")
     for name in workloads(ranks):
         if args.only and not any(name.startswith(o) for o in args.only.split(",")):
             continue
         k = iterations(name, args.iters, len(ranks))
-        w = Workload(ranks, name, traced=True)
+        w = Workload(ranks, name, Workload(own, name).table if own else None, traced=True)
         t, _, _, meas, _ = w.replay(p)
         tt = w.replay(w.traced_params(p))[0]
         ratio, traced = t / meas, tt / meas
         ok = 1 / args.within <= traced <= args.within
         bad += not ok
+        ratios.append((ratio, traced))
         print(f"{name:28} {meas / k:12.2f} {t / k:12.2f} {ratio:7.2f} {tt / k:18.2f} {traced:7.2f}"
               f"{'' if ok else '  OUTSIDE'}")
+    if ratios:
+        within = [sum(1 / args.within <= r[i] <= args.within for r in ratios) for i in (0, 1)]
+        mean = [math.exp(sum(math.log(r[i]) for r in ratios) / len(ratios)) for i in (0, 1)]
+        print(f"within {args.within}x: {within[0]} of {len(ratios)} ({within[1]} as traced); geometric mean "
+              f"of the ratios {mean[0]:.2f} ({mean[1]:.2f} as traced)")
     if bad:
         print(f"reach-project: {bad} workloads replayed (with L and Lrma as traced) outside {args.within}x "
               "of their measured time")
@@ -534,6 +554,8 @@ def main():
         if name == "check":
             s.add_argument("--within", type=float, default=2.0)
             s.add_argument("--only", help="workloads whose names start so (comma-separated)")
+            s.add_argument("--software", help="a run of the same workloads with a core for each process, "
+                           "whose software times to use")
     r = sub.add_parser("report")
     r.add_argument("runs")
     r.add_argument("--params", required=True)

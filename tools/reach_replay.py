@@ -278,16 +278,31 @@ class Workload:
         """The workload's critical path under parameters p: (time in us,
         network latencies on it, messages, measured us), each over the whole
         workload (measured from the last rank's begin to the last rank's
-        end), and the table of software times used (see local_costs)."""
+        end), and the table of software times used (see local_costs).
+
+        With p["cores"], the ranks share that many cores, as the emulated
+        machines of one real one do: each run of a thread's steps between
+        two waits (a program's, or a handler's task) takes a core, the one
+        free first, and holds it to its end; a wait that is not yet met
+        gives the core back (reach's waits sleep where the core is
+        contended), and so does a program's step longer than o, for all
+        but o of it (a wait the trace does not show, such as for a send to
+        complete). Every message also holds a core for p["relay_spin"] us
+        from its send: the link's relay (tools/reach-relay) polls that
+        long before each frame's deadline, at a real-time priority. The
+        runs are then taken in the order of their start in time; a forced
+        one (below) is out of that order and takes no core."""
         L, o, g, G = p["L"], p["o"], p["g"], p["G"] / 1000.0
         lshm, lrma = p.get("Lshm", LSHM), p.get("Lrma", 2 * L)
+        ncores, spin = p.get("cores"), p.get("relay_spin", 0.0)
         programs = self.programs
         nprog = len(programs)
         produced = {}                   # arrivals, completions, stores: (time, hops)
         waiting = {}                    # what is waited for -> programs blocked on it
-        runnable = list(range(nprog))
         at_step, prog_t, prog_hops = [1] * nprog, [0.0] * nprog, [0] * nprog
         pending = dict(self.tasks)      # tasks not yet handled
+        # The tasks by arrival and, with cores, the programs by when they
+        # may go on: (time, order, the task's key or ~program, hops).
         heap, order, messages = [], 0, 0
         # When a sequence (a thread's program, a rank's handler) may send
         # again: g apart. Not one per rank: the replay runs programs ahead of
@@ -296,16 +311,44 @@ class Workload:
         free = [(0.0, 0)] * self.ranks
         cpu_start, end_at = {}, {}
         heappush, heappop = heapq.heappush, heapq.heappop
+        shared = bool(ncores)
+        paid = [0] * nprog   # the step whose long gap a program has waited out
+        cores = [0.0] * ncores if shared else []   # when each core is free next (a heap)
         for key in self.early:
             heappush(heap, (0.0, order, key, 0))
             order += 1
+        if shared:
+            runnable = []
+            for lane in range(nprog):
+                heappush(heap, (0.0, order, ~lane, 0))
+                order += 1
+        else:
+            runnable = list(range(nprog))
+
+        def met(key):
+            """The programs that wait for key go on: at once, or with
+            cores, from when their wait is met."""
+            nonlocal order
+            if not shared:
+                runnable.extend(waiting.pop(key))
+                return
+            for lane in waiting.pop(key):
+                _, _, _, how, _ = programs[lane][at_step[lane]]
+                at, at_hops = produced[key]
+                if how == STORE_ELSEWHERE:
+                    at += lshm
+                if at > prog_t[lane]:
+                    prog_t[lane], prog_hops[lane] = at, at_hops + (how == ARRIVAL)
+                heappush(heap, (prog_t[lane], order, ~lane, 0))
+                order += 1
 
         while True:
             # The next sequence to run, from its step i at (now, hops), in
             # its lane: a program that may go on, else the task that arrives
-            # first, else (a wait whose store was attributed to one not made
-            # yet) the blocked program whose event is the earliest, past
-            # that wait.
+            # first (with cores: the program or task that may go on first),
+            # else (a wait whose store was attributed to one not made yet)
+            # the blocked program whose event is the earliest, past that
+            # wait.
             force = False
             if runnable:
                 lane = runnable.pop()
@@ -313,13 +356,18 @@ class Workload:
                 i, now, hops = at_step[lane], prog_t[lane], prog_hops[lane]
             elif heap:
                 at, _, key, at_hops = heappop(heap)
-                steps = pending.pop(key)
-                r = steps[0]
-                now, hops = free[r]
-                if at >= now:
-                    now, hops = at, at_hops + 1
-                now += o
-                i, lane = 1, nprog + r
+                if key < 0:
+                    lane = ~key
+                    steps = programs[lane]
+                    i, now, hops = at_step[lane], prog_t[lane], prog_hops[lane]
+                else:
+                    steps = pending.pop(key)
+                    r = steps[0]
+                    now, hops = free[r]
+                    if at >= now:
+                        now, hops = at, at_hops + 1
+                    now += o
+                    i, lane = 1, nprog + r
             else:
                 blocked = [n for n in range(nprog) if at_step[n] < len(programs[n])]
                 if not blocked:
@@ -328,7 +376,11 @@ class Workload:
                 steps, force = programs[lane], True
                 i, now, hops = at_step[lane], prog_t[lane], prog_hops[lane]
             r, end = steps[0], len(steps)
+            held = shared and not force   # (a forced run is out of time order: it takes no core)
+            if held:
+                now = max(now, heappop(cores))
             # Its steps, each once what it waits for has happened.
+            asleep = False
             while i < end:
                 act, c, key, how, x = steps[i]
                 if how:
@@ -343,15 +395,38 @@ class Workload:
                         if how == STORE_ELSEWHERE:
                             at += lshm
                         if at > now:
+                            if shared and lane < nprog:   # sleeps: its core goes back
+                                at_step[lane], prog_t[lane], prog_hops[lane] = i, at, at_hops + (how == ARRIVAL)
+                                heappush(heap, (at, order, ~lane, 0))
+                                order += 1
+                                asleep = True
+                                break
                             now, hops = at, at_hops + (how == ARRIVAL)
+                if held and c > o and act <= STORES and lane < nprog:
+                    if paid[lane] != i:   # all but o of a long gap is a wait: the core goes back
+                        paid[lane] = i
+                        at = (max(now, nic[lane]) if act == SENDS or act == ISSUES else now) + c - o
+                        at_step[lane], prog_t[lane], prog_hops[lane] = i, at, hops
+                        heappush(heap, (at, order, ~lane, 0))
+                        order += 1
+                        asleep = True
+                        break
+                    c = o
                 i += 1
-                if act == SENDS:
+                if act == SENDS or act == ISSUES:
                     start = nic[lane]
                     if now > start:
                         start = now
                     nic[lane] = start + g
                     now = start + (c if c > o else o)
                     messages += 1
+                    if spin and cores:   # the relay's poll, on a core this run does not hold
+                        heappush(cores, max(heappop(cores), now) + spin)
+                    if act == ISSUES:
+                        produced[key] = (now + lrma + x * G, hops + 2)
+                        if key in waiting:
+                            met(key)
+                        continue
                     at = now + L + x * G
                     if key in pending:   # a task: to its handler's queue
                         heappush(heap, (at, order, key, hops))
@@ -359,27 +434,17 @@ class Workload:
                         continue
                     produced[key] = (at, hops)
                     if key in waiting:
-                        runnable.extend(waiting.pop(key))
+                        met(key)
                 elif act == STORES:
                     now += c
                     if key is not None:
                         produced[key] = (now, hops)
                         if key in waiting:
-                            runnable.extend(waiting.pop(key))
+                            met(key)
                 elif act == PLAIN:
                     now += c
                 elif act == OVERHEAD:
                     now += c if c > o else o
-                elif act == ISSUES:
-                    start = nic[lane]
-                    if now > start:
-                        start = now
-                    nic[lane] = start + g
-                    now = start + (c if c > o else o)
-                    messages += 1
-                    produced[key] = (now + lrma + x * G, hops + 2)
-                    if key in waiting:
-                        runnable.extend(waiting.pop(key))
                 elif act == COMPUTE:
                     cpu_start[r] = x
                 elif act == COMPUTED:
@@ -387,6 +452,10 @@ class Workload:
                         now += (x - cpu_start.pop(r)) / 1000.0
                 elif act == ENDS:
                     end_at[r] = (now, hops)
+            if held:
+                heappush(cores, now)
+            if asleep:
+                continue
             if lane < nprog:
                 at_step[lane], prog_t[lane], prog_hops[lane] = i, now, hops
             else:
