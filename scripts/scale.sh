@@ -90,11 +90,11 @@ PY
                   true
               echo '```'
               [ "$m" -le "$(nproc)" ] || printf '\n%s\n' "Here $m ranks, their $m server threads and the \
-relay share $(nproc) cores, and the replay shares them as well (its cores model, with the software times of \
-the run on 2 machines). What the cores' capacity adds to the replay is small: most of the time measured \
-beyond it is the wait of a woken thread for a core that another runs on, in the tails of the transit \
-times (see docs/benchmarks.md, \"Spins that never looked\"). The latencies the trace itself measured (last \
-columns) hold some of those waits, and come closer."; } >>"$doc"
+relay share $(nproc) cores. The replay shares them too: its cores model, with the software times of the run \
+on 2 machines. The cores' capacity is not what the replay misses. Most of the time measured beyond it is \
+woken threads waiting for a core that another thread runs on, in the tails of the transit times. \
+docs/benchmarks.md, \"Spins that never looked\", has the figures. The latencies the trace itself measured \
+(last columns) hold some of those waits, and come closer."; } >>"$doc"
         done
     done
     echo "scale: the report is $doc"

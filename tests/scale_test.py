@@ -59,10 +59,12 @@ else:
 # and their handlers only delay the run, and a relay that holds a core for
 # each message delays it more.
 def replayed(**extra):
-    params = json.load(open(os.path.join(out, "machine.json")))
+    with open(os.path.join(out, "machine.json")) as f:
+        params = json.load(f)
     params.update(extra)
     path = os.path.join(out, "cores.json")
-    json.dump(params, open(path, "w"))
+    with open(path, "w") as f:
+        json.dump(params, f)
     r = subprocess.run([sys.executable, project, "replay", os.path.join(out, "n64-s1"), "--params", path,
                         "--iters", "3", "--json"], capture_output=True, text=True)
     if r.returncode != 0:

@@ -124,6 +124,10 @@ def cmd_check(args):
     # this run's gaps may hold waits for a core, which a replay on shared
     # cores (p["cores"]) makes itself.
     own = read_dir(args.software) if args.software else None
+    if own:
+        missing = [name for name in workloads(ranks) if name not in workloads(own)]
+        if missing:
+            sys.exit(f"reach-project: {args.software} has no run of {', '.join(missing)} (--software)")
     bad, ratios = 0, []
     print(f"{'workload':28} {'measured us':>12} {'replayed us':>12} {'ratio':>7} {'L, Lrma as traced':>18} {'ratio':>7}")
     for name in workloads(ranks):
@@ -141,7 +145,7 @@ def cmd_check(args):
               f"{'' if ok else '  OUTSIDE'}")
     if ratios:
         within = [sum(1 / args.within <= r[i] <= args.within for r in ratios) for i in (0, 1)]
-        mean = [math.exp(sum(math.log(r[i]) for r in ratios) / len(ratios)) for i in (0, 1)]
+        mean = [math.exp(sum(math.log(max(r[i], 1e-9)) for r in ratios) / len(ratios)) for i in (0, 1)]
         print(f"within {args.within}x: {within[0]} of {len(ratios)} ({within[1]} as traced); geometric mean "
               f"of the ratios {mean[0]:.2f} ({mean[1]:.2f} as traced)")
     if bad:

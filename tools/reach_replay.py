@@ -19,6 +19,9 @@ PAIR_SAMPLES = 5
 # or atomic's completion, a store of its rank or of another (seen Lshm later).
 (FREE, ARRIVAL, COMPLETION, OWN_STORE, STORE_ELSEWHERE) = range(5)
 FIRST = 256   # the type before a sequence's first event (Workload.costs)
+# The steps whose cost is a thread's processor time (on shared cores, of a
+# long one only o: Workload.replay).
+ON_CORE = frozenset((PLAIN, OVERHEAD, SENDS, ISSUES, STORES))
 # Tables for bytes.translate of the events' types: 1 for a send, else 0;
 # 1 for a store, a wait's end on a word, a get or an atomic, else 0.
 ONLY_SENDS = bytes(int(typ == SEND) for typ in range(256))
@@ -287,11 +290,14 @@ class Workload:
         gives the core back (reach's waits sleep where the core is
         contended), and so does a program's step longer than o, for all
         but o of it (a wait the trace does not show, such as for a send to
-        complete). Every message also holds a core for p["relay_spin"] us
-        from its send: the link's relay (tools/reach-relay) polls that
-        long before each frame's deadline, at a real-time priority. The
-        runs are then taken in the order of their start in time; a forced
-        one (below) is out of that order and takes no core."""
+        complete). Every message also holds another core, if one is free
+        of this run, for p["relay_spin"] us: the link's relay
+        (tools/reach-relay) polls that long before each frame's deadline,
+        at a real-time priority. That poll comes L after the send, but is
+        counted from the send: a core's next free time holds no gaps. The
+        runs are then taken in the order of their start in time (a task
+        whose handler is busy, from when it is free); a forced one (below)
+        is out of that order and takes no core."""
         L, o, g, G = p["L"], p["o"], p["g"], p["G"] / 1000.0
         lshm, lrma = p.get("Lshm", LSHM), p.get("Lrma", 2 * L)
         ncores, spin = p.get("cores"), p.get("relay_spin", 0.0)
@@ -325,6 +331,12 @@ class Workload:
         else:
             runnable = list(range(nprog))
 
+        def seen(key, how):
+            """When a wait of kind how for key, made, is met, and the
+            latencies on the path to it if it is met then."""
+            at, at_hops = produced[key]
+            return at + lshm if how == STORE_ELSEWHERE else at, at_hops + (how == ARRIVAL)
+
         def met(key):
             """The programs that wait for key go on: at once, or with
             cores, from when their wait is met."""
@@ -333,12 +345,12 @@ class Workload:
                 runnable.extend(waiting.pop(key))
                 return
             for lane in waiting.pop(key):
-                _, _, _, how, _ = programs[lane][at_step[lane]]
-                at, at_hops = produced[key]
-                if how == STORE_ELSEWHERE:
-                    at += lshm
+                steps = programs[lane]
+                if at_step[lane] >= len(steps) or steps[at_step[lane]][2] != key:
+                    continue   # a forced run went past this wait
+                at, at_hops = seen(key, steps[at_step[lane]][3])
                 if at > prog_t[lane]:
-                    prog_t[lane], prog_hops[lane] = at, at_hops + (how == ARRIVAL)
+                    prog_t[lane], prog_hops[lane] = at, at_hops
                 heappush(heap, (prog_t[lane], order, ~lane, 0))
                 order += 1
 
@@ -349,7 +361,7 @@ class Workload:
             # else (a wait whose store was attributed to one not made yet)
             # the blocked program whose event is the earliest, past that
             # wait.
-            force = False
+            force = task = False
             if runnable:
                 lane = runnable.pop()
                 steps = programs[lane]
@@ -364,10 +376,14 @@ class Workload:
                     steps = pending.pop(key)
                     r = steps[0]
                     now, hops = free[r]
+                    if shared and now > at:   # from when its handler is free (with its latencies)
+                        pending[key] = steps
+                        heappush(heap, (now, order, key, hops - 1))
+                        order += 1
+                        continue
                     if at >= now:
                         now, hops = at, at_hops + 1
-                    now += o
-                    i, lane = 1, nprog + r
+                    i, lane, task = 1, nprog + r, True
             else:
                 blocked = [n for n in range(nprog) if at_step[n] < len(programs[n])]
                 if not blocked:
@@ -379,30 +395,29 @@ class Workload:
             held = shared and not force   # (a forced run is out of time order: it takes no core)
             if held:
                 now = max(now, heappop(cores))
+            if task:
+                now += o
             # Its steps, each once what it waits for has happened.
             asleep = False
             while i < end:
                 act, c, key, how, x = steps[i]
                 if how:
-                    v = produced.get(key)
-                    if v is None:
+                    if key not in produced:
                         if not force:
                             waiting.setdefault(key, []).append(lane)
                             break
                         force = False
                     else:
-                        at, at_hops = v
-                        if how == STORE_ELSEWHERE:
-                            at += lshm
+                        at, at_hops = seen(key, how)
                         if at > now:
                             if shared and lane < nprog:   # sleeps: its core goes back
-                                at_step[lane], prog_t[lane], prog_hops[lane] = i, at, at_hops + (how == ARRIVAL)
+                                at_step[lane], prog_t[lane], prog_hops[lane] = i, at, at_hops
                                 heappush(heap, (at, order, ~lane, 0))
                                 order += 1
                                 asleep = True
                                 break
-                            now, hops = at, at_hops + (how == ARRIVAL)
-                if held and c > o and act <= STORES and lane < nprog:
+                            now, hops = at, at_hops
+                if held and c > o and act in ON_CORE and lane < nprog:
                     if paid[lane] != i:   # all but o of a long gap is a wait: the core goes back
                         paid[lane] = i
                         at = (max(now, nic[lane]) if act == SENDS or act == ISSUES else now) + c - o

@@ -321,10 +321,13 @@ static long long wait_run_delay(void)
 
 /* Whether this thread's core is contended now (wait_spins): whether it
  * was preempted since it last looked, and kept off its core long enough
- * for it to matter. A look that is not calm (a spin's, wait_look) does
- * not count towards the state's end. The run-queue time is read only after a preemption,
- * so its growth also holds the wake-ups of the sleeps since the last
- * read. */
+ * for it to matter. The run-queue time is read after a preemption (so
+ * its growth also holds the wake-ups of the sleeps since the last read)
+ * and when the contended state ends (how promptly its sleeps woke). A
+ * look that is not calm (a spin's, wait_look) does not count towards the
+ * state's end: while the state holds, a spin reaches WAIT_LOOK_EVERY
+ * polls only in a wait that keeps polling past its limit (a server's
+ * own queue, an MCS slot's reclaim). */
 static void wait_look_at_core(double now, int calm)
 {
     struct rusage ru;

@@ -91,7 +91,9 @@ extern _Thread_local int wait_contended REACH_HIDDEN;
 /* Polls of a long spin between two looks at the core. A look is a
  * getrusage call, 0.4 us on the reference machine: 5% of the time of
  * 256 polls of a shared word (2000 take 65 us), only in a spin that
- * waits that long. */
+ * waits that long. A look that finds a preemption also reads the
+ * run-queue time, and at most every 50 ms where its machine's ranks run
+ * (wait_spread). */
 #define WAIT_LOOK_EVERY 256
 
 /* Polls a wait makes before it sleeps, now. */

@@ -154,7 +154,10 @@ static void test_spin_looks(void)
     int core = sched_getcpu();
     pin(core);
     CHECK(!wait_contended);
+    rt.cfg.spin_count = 2000; /* REACH_SPIN_COUNT's default */
+    CHECK(wait_spin_on(WAIT_SPIN_CONTENDED));
     pthread_t t;
+    double hog_start = clock_ms();
     CHECK(pthread_create(&t, NULL, hog, &core) == 0);
     uint32_t polls = 1;
     for (double end = clock_ms() + 40; clock_ms() < end; polls++)
@@ -162,20 +165,22 @@ static void test_spin_looks(void)
     CHECK(pthread_join(t, NULL) == 0);
     for (uint32_t i = 0; i < WAIT_LOOK_EVERY; i++, polls++) /* a look after the hog's end */
         (void)wait_spin_on(polls);
-    CHECK(wait_contended);                     /* found by the spin's own looks */
-    CHECK(!wait_spin_on(WAIT_SPIN_CONTENDED)); /* and the spin cut short */
+    CHECK(wait_contended); /* found by the spin's own looks */
+    CHECK(wait_spins() == WAIT_SPIN_CONTENDED && wait_spin_on(WAIT_SPIN_CONTENDED - 1) &&
+          !wait_spin_on(WAIT_SPIN_CONTENDED)); /* and the spin cut short */
     int soon = clock_ms() - calm_at < WAIT_CONTENDED_MS - 5;
     int ticks = 0;
-    double start = clock_ms();
     for (; ticks < 1000 && wait_contended; ticks++) {
         nanosleep(&(struct timespec){0, 100000}, NULL);
         wait_tick();
     }
     CHECK(!wait_contended);
     /* (unless the first state's sleeps were slow, this one came late, or
-     * the time limit ended it) */
-    if (calm_prompt && soon && clock_ms() - start < 2 * WAIT_CONTENDED_MS)
+     * the time limit, counted from a preemption by the hog, ended it) */
+    if (calm_prompt && soon && clock_ms() - hog_start < 2 * WAIT_CONTENDED_MS)
         CHECK(ticks >= 2 * WAIT_CALM_SLEEPS);
+    CHECK(!wait_spin_on(2000) && wait_spin_on(1999)); /* the full spin again */
+    rt.cfg.spin_count = 0;
     CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
 }
 
