@@ -30,26 +30,28 @@ static ucp_worker_h ux_from(int ep)
 
 /* ---- start-up and shut-down ---------------------------------------------------- */
 
-static int ux_worker(net_worker_t w, unsigned id, ucp_am_recv_callback_t cb, unsigned id2, ucp_am_recv_callback_t cb2)
+/* A worker and the handlers of its active messages, n of them. */
+static int ux_worker(net_worker_t w, const ucp_am_handler_param_t *handlers, int n)
 {
     ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
                               .thread_mode = UCS_THREAD_MODE_SERIALIZED};
     if (ucp_worker_create(ux.ctx, &wp, &ux.worker[w]) != UCS_OK)
         return -1;
-    ucp_am_handler_param_t hp = {
-        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB, .id = id, .cb = cb};
-    ucp_am_handler_param_t hp2 = hp;
-    hp2.id = id2;
-    hp2.cb = cb2;
-    if (ucp_worker_get_efd(ux.worker[w], &ux.fd[w]) != UCS_OK ||
-        (cb && ucp_worker_set_am_recv_handler(ux.worker[w], &hp) != UCS_OK) ||
-        (cb2 && ucp_worker_set_am_recv_handler(ux.worker[w], &hp2) != UCS_OK)) {
+    int ok = ucp_worker_get_efd(ux.worker[w], &ux.fd[w]) == UCS_OK;
+    for (int i = 0; ok && i < n; i++)
+        ok = ucp_worker_set_am_recv_handler(ux.worker[w], &handlers[i]) == UCS_OK;
+    if (!ok) {
         ucp_worker_destroy(ux.worker[w]);
         ux.worker[w] = NULL;
         return -1;
     }
     return 0;
 }
+
+#define UX_HANDLER(i, f)                                                                                  \
+    {                                                                                                     \
+        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB, .id = (i), .cb = (f) \
+    }
 
 /* Closes an endpoint without waiting for its peer. */
 static void ux_close(ucp_worker_h w, ucp_ep_h ep)
@@ -172,9 +174,13 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         st = rt_error(REACH_ERR_SYSTEM, call, "UCX: %s", ucs_status_string(s));
         goto agree;
     }
-    if (ux_worker(NET_CLIENT, UX_REPLY, ux_on_reply, UX_PUSH, ux_on_push) != 0 ||
-        ux_worker(NET_SERVER, UX_REQUEST, ux_on_request, 0, NULL) != 0 ||
-        (rt.cfg.peer_timeout > 0 && ux_worker(NET_WATCH, UX_PING, ux_on_ping, UX_PONG, ux_on_pong) != 0)) {
+    static const ucp_am_handler_param_t client[] = {UX_HANDLER(UX_REPLY, ux_on_reply), UX_HANDLER(UX_PUSH, ux_on_push),
+                                                    UX_HANDLER(UX_GET_DATA, ux_on_get_data)},
+                                        server[] = {UX_HANDLER(UX_REQUEST, ux_on_request),
+                                                    UX_HANDLER(UX_GET, ux_on_get)},
+                                        watch[] = {UX_HANDLER(UX_PING, ux_on_ping), UX_HANDLER(UX_PONG, ux_on_pong)};
+    if (ux_worker(NET_CLIENT, client, 3) != 0 || ux_worker(NET_SERVER, server, 2) != 0 ||
+        (rt.cfg.peer_timeout > 0 && ux_worker(NET_WATCH, watch, 2) != 0)) {
         st = rt_error(REACH_ERR_SYSTEM, call, "cannot create a UCX worker");
         goto agree;
     }

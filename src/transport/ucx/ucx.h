@@ -12,8 +12,11 @@
 
 #include <ucp/api/ucp.h>
 
-/* Active-message ids, one per channel, and the watch's ping and answer. */
-enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15 };
+/* Active-message ids: one per channel, the watch's ping and answer, and a
+ * large get's request and data (ux_get). */
+enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15, UX_GET = 16, UX_GET_DATA = 17 };
+/* The smallest get done by messages rather than UCX's get (ux_get). */
+#define UX_GET_MSG_MIN ((size_t)16 << 10)
 /* Endpoint kinds: client to a rank's server, server to its client, client
  * to its client. */
 enum { UX_C2S, UX_S2C, UX_C2C, UX_EPS };
@@ -31,6 +34,7 @@ extern struct ux_state {
     int32_t me; /* the pings' header: this rank */
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
+    _Atomic int get_sends; /* gets' data the server is sending (ux_on_get) */
 } ux;
 
 /* ucx_ops.c: the running backend, below the rest (it calls neither
@@ -57,6 +61,12 @@ ucs_status_t ux_on_reply(void *arg, const void *header, size_t header_length, vo
                          const ucp_am_recv_param_t *param) REACH_HIDDEN;
 ucs_status_t ux_on_push(void *arg, const void *header, size_t header_length, void *data, size_t length,
                         const ucp_am_recv_param_t *param) REACH_HIDDEN;
+/* A large get's request, on the target's server, and its data, on the
+ * origin's client (ux_get). */
+ucs_status_t ux_on_get(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                       const ucp_am_recv_param_t *param) REACH_HIDDEN;
+ucs_status_t ux_on_get_data(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                            const ucp_am_recv_param_t *param) REACH_HIDDEN;
 /* ucx_watch.c: the watch of lost ranks (REACH_PEER_TIMEOUT) */
 /* Opens the watch endpoint to rank's watch, whose worker address is
  * address, in UCX's peer failure mode. */
