@@ -379,7 +379,8 @@ void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
  * thread computes: there the network's get is done in software by the
  * target's worker and completes only as far as this process's application
  * thread progresses (UCX's shared-memory transports cannot address the
- * arena), where between machines it needs no thread of either side. */
+ * arena), where between machines, on an RDMA network, it needs no thread
+ * of either side (over TCP, UCX's backend makes it two messages). */
 uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
 {
     am_order(rank);

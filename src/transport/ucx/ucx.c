@@ -19,6 +19,7 @@
 #include "transport/ucx/ucx.h"
 #include "boot/boot.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,41 @@ static ucp_worker_h ux_from(int ep)
 }
 
 /* ---- start-up and shut-down ---------------------------------------------------- */
+
+/* Whether UCX's only network transport here is TCP: the resources that
+ * ucp_context_print_info lists ("... flags -- tcp/eth0") name no transport
+ * but TCP and the shared-memory ones. Then UCX does a get in software
+ * (ux_get). Where it cannot tell, it says no. */
+static int ux_tcp_only(void)
+{
+    static const char *const ok[] = {"self", "tcp", "sysv", "posix", "cma", "knem", "xpmem"};
+    char *text = NULL, line[512];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f == NULL)
+        return 0;
+    ucp_context_print_info(ux.ctx, f);
+    if (fclose(f) != 0 || text == NULL)
+        return 0;
+    int tcp = 0, other = 0;
+    FILE *in = fmemopen(text, len, "r");
+    while (in && fgets(line, sizeof line, in)) {
+        const char *tl = strstr(line, "resource") ? strstr(line, "-- ") : NULL;
+        if (tl == NULL)
+            continue;
+        tl += 3;
+        size_t n = strcspn(tl, "/ \n");
+        int known = 0;
+        for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+            known |= strlen(ok[i]) == n && strncmp(tl, ok[i], n) == 0;
+        tcp |= n == 3 && strncmp(tl, "tcp", 3) == 0;
+        other |= !known;
+    }
+    if (in)
+        fclose(in);
+    free(text);
+    return tcp && !other;
+}
 
 /* A worker and the handlers of its active messages, n of them. */
 static int ux_worker(net_worker_t w, const ucp_am_handler_param_t *handlers, int n)
@@ -174,6 +210,7 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         st = rt_error(REACH_ERR_SYSTEM, call, "UCX: %s", ucs_status_string(s));
         goto agree;
     }
+    ux.get_msg_min = ux_tcp_only() ? UX_GET_MSG_MIN : SIZE_MAX;
     static const ucp_am_handler_param_t client[] = {UX_HANDLER(UX_REPLY, ux_on_reply), UX_HANDLER(UX_PUSH, ux_on_push),
                                                     UX_HANDLER(UX_GET_DATA, ux_on_get_data)},
                                         server[] = {UX_HANDLER(UX_REQUEST, ux_on_request),
@@ -241,6 +278,7 @@ err:
  * that). */
 static void ux_finalize(void)
 {
+    ux_drain_gets();
     boot_barrier();
     ux_disconnect();
     boot_barrier();

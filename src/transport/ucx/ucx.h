@@ -15,8 +15,11 @@
 /* Active-message ids: one per channel, the watch's ping and answer, and a
  * large get's request and data (ux_get). */
 enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15, UX_GET = 16, UX_GET_DATA = 17 };
-/* The smallest get done by messages rather than UCX's get (ux_get). */
+/* The smallest get done by messages rather than UCX's get, where UCX's
+ * network is TCP (ux_get), and how long after a get's request the server
+ * stays awake while its data is on its way (ux_arm). */
 #define UX_GET_MSG_MIN ((size_t)16 << 10)
+#define UX_GET_AWAKE_NS 1000000
 /* Endpoint kinds: client to a rank's server, server to its client, client
  * to its client. */
 enum { UX_C2S, UX_S2C, UX_C2C, UX_EPS };
@@ -34,7 +37,9 @@ extern struct ux_state {
     int32_t me; /* the pings' header: this rank */
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
-    _Atomic int get_sends; /* gets' data the server is sending (ux_on_get) */
+    size_t get_msg_min;    /* UX_GET_MSG_MIN over TCP, else SIZE_MAX: gets by messages from this size */
+    _Atomic int get_sends; /* gets' data the server is sending (ux_on_get), */
+    uint64_t get_at;       /* since this time (CLOCK_MONOTONIC, ns) */
 } ux;
 
 /* ucx_ops.c: the running backend, below the rest (it calls neither
@@ -53,6 +58,10 @@ int ux_fd(net_worker_t w) REACH_HIDDEN;
 int ux_keepalive_ms(void) REACH_HIDDEN;
 int ux_idle_ms(void) REACH_HIDDEN;
 void ux_signal(net_worker_t w) REACH_HIDDEN;
+/* At shut-down (the server thread has stopped): progresses the workers
+ * until the gets' data sent by this process have completed, a second at
+ * most. */
+void ux_drain_gets(void) REACH_HIDDEN;
 /* The handlers of the client's and the server's arrivals, which hand each
  * message to the protocol (net_upcalls_t). */
 ucs_status_t ux_on_request(void *arg, const void *header, size_t header_length, void *data, size_t length,

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct ux_state ux;
 
@@ -17,13 +18,6 @@ _Noreturn static void ux_failed(const char *what, int rank, ucs_status_t s)
              wait_rank_ended(rank) ? "; that rank has ended without reach_finalize (killed, crashed or exited)" : "");
 }
 
-/* A get by messages (ux_get), its request tagged by its low bit. */
-typedef struct ux_get_msg {
-    void *dst;
-    size_t bytes;
-    _Atomic int done;
-} ux_get_msg_t;
-
 /* A get by messages' request, on the wire: the data's place at the
  * origin, and where and how much at the target. */
 typedef struct ux_get_hdr {
@@ -32,11 +26,26 @@ typedef struct ux_get_hdr {
     int32_t pad;
 } ux_get_hdr_t;
 
+/* A get by messages (ux_get), its request tagged by its low bit: done once
+ * its data has arrived and its request's send has completed (the send's
+ * callback may come after the data), which the application thread sees
+ * (both come from progress of its client worker). */
+typedef struct ux_get_msg {
+    ux_get_hdr_t hdr; /* the request's header, until its send completes */
+    void *dst;
+    size_t bytes;
+    int rank;
+    int arrived, sent;
+    ucs_status_t status; /* of the request's send */
+} ux_get_msg_t;
+
 int ux_test(void *req, const char *what, int rank)
 {
     if ((uintptr_t)req & 1) {
         ux_get_msg_t *g = (ux_get_msg_t *)((uintptr_t)req - 1);
-        if (!atomic_load_explicit(&g->done, memory_order_acquire))
+        if (g->sent && g->status != UCS_OK)
+            ux_failed(what, rank, g->status);
+        if (!g->arrived || !g->sent)
             return 0;
         free(g);
         return 1;
@@ -106,7 +115,17 @@ void ux_recv_rndv(void *rndv, void *place, size_t len, void *arg)
         ux.up->received(arg);
 }
 
-/* A get of UX_GET_MSG_MIN bytes or more is a message to the target's
+/* A get's request has been sent (or has failed: ux_test says so). */
+static void ux_get_asked(void *request, ucs_status_t status, void *user_data)
+{
+    ux_get_msg_t *g = user_data;
+    g->status = status;
+    g->sent = 1;
+    ucp_request_free(request);
+}
+
+/* A get of UX_GET_MSG_MIN bytes or more (where UCX's network is TCP:
+ * ux.get_msg_min) is a message to the target's
  * server, which sends the data back as a message (into place, by
  * rendezvous): over TCP, UCX does a get in software at the target, in
  * small pieces. Between two machines (ucx_perftest, UCX_TLS=tcp, 1 MiB)
@@ -115,22 +134,24 @@ void ux_recv_rndv(void *rndv, void *place, size_t len, void *arg)
  * and 69-81 with ARMCI-MPI. */
 void *ux_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
 {
-    if (bytes < UX_GET_MSG_MIN) {
+    if (bytes < ux.get_msg_min) {
         ucp_request_param_t p = {.op_attr_mask = 0};
         return ux_started(ucp_get_nbx(ux.ep[UX_C2S][rank], dst, bytes, raddr, ux.rkey[rank], &p), "get", rank);
     }
     ux_get_msg_t *g = malloc(sizeof *g);
-    ux_get_hdr_t *h = malloc(sizeof *h);
-    if (!g || !h)
-        rt_oom("reach_get", sizeof *g + sizeof *h);
-    *g = (ux_get_msg_t){.dst = dst, .bytes = bytes};
-    *h = (ux_get_hdr_t){.msg = (uintptr_t)g, .raddr = raddr, .bytes = bytes, .from = rt.rank};
+    if (!g)
+        rt_oom("reach_get", sizeof *g);
+    *g = (ux_get_msg_t){.hdr = {.msg = (uintptr_t)g, .raddr = raddr, .bytes = bytes, .from = rt.rank},
+                        .dst = dst,
+                        .bytes = bytes,
+                        .rank = rank,
+                        .status = UCS_OK};
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
-                             .cb.send = ux_free_sent,
-                             .user_data = h};
-    void *req = ux_started(ucp_am_send_nbx(ux.ep[UX_C2S][rank], UX_GET, h, sizeof *h, NULL, 0, &p), "get", rank);
-    if (req == NULL)
-        free(h);
+                             .cb.send = ux_get_asked,
+                             .user_data = g};
+    void *req =
+        ux_started(ucp_am_send_nbx(ux.ep[UX_C2S][rank], UX_GET, &g->hdr, sizeof g->hdr, NULL, 0, &p), "get", rank);
+    g->sent = req == NULL;
     return (void *)((uintptr_t)g + 1);
 }
 
@@ -152,9 +173,17 @@ unsigned ux_progress(net_worker_t w)
 /* The server does not sleep while a get's data is on its way: the
  * rendezvous' later steps need its worker's progress, and each would
  * otherwise cost a wake-up. */
+static uint64_t ux_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 int ux_arm(net_worker_t w)
 {
-    if (w == NET_SERVER && atomic_load_explicit(&ux.get_sends, memory_order_relaxed) > 0)
+    if (w == NET_SERVER && atomic_load_explicit(&ux.get_sends, memory_order_relaxed) > 0 &&
+        ux_now_ns() - ux.get_at < UX_GET_AWAKE_NS)
         return 0;
     return ux.worker[w] == NULL || ucp_worker_arm(ux.worker[w]) == UCS_OK;
 }
@@ -182,6 +211,15 @@ int ux_idle_ms(void)
 void ux_signal(net_worker_t w)
 {
     ucp_worker_signal(ux.worker[w]);
+}
+
+void ux_drain_gets(void)
+{
+    for (uint64_t end = ux_now_ns() + 1000000000u;
+         atomic_load_explicit(&ux.get_sends, memory_order_relaxed) > 0 && ux_now_ns() < end;) {
+        ucp_worker_progress(ux.worker[NET_SERVER]);
+        ucp_worker_progress(ux.worker[NET_CLIENT]);
+    }
 }
 
 /* ---- arrivals -------------------------------------------------------------------- */
@@ -244,10 +282,12 @@ ucs_status_t ux_on_get(void *arg, const void *header, size_t header_length, void
     void *req = ux_started(ucp_am_send_nbx(ux.ep[UX_S2C][h.from], UX_GET_DATA, msg, sizeof *msg,
                                            (const void *)(uintptr_t)h.raddr, h.bytes, &p),
                            "get's data", h.from);
-    if (req == NULL)
+    if (req == NULL) {
         free(msg);
-    else
+    } else {
         atomic_fetch_add_explicit(&ux.get_sends, 1, memory_order_relaxed);
+        ux.get_at = ux_now_ns();
+    }
     return UCS_OK;
 }
 
@@ -257,7 +297,7 @@ static void ux_get_received(void *request, ucs_status_t status, size_t length, v
     if (status != UCS_OK)
         rt_fatal("UCX: receiving a get's data failed: %s", ucs_status_string(status));
     ucp_request_free(request);
-    atomic_store_explicit(&((ux_get_msg_t *)user_data)->done, 1, memory_order_release);
+    ((ux_get_msg_t *)user_data)->arrived = 1;
 }
 
 /* The data of this process's get: into place, at once or by rendezvous. */
@@ -274,7 +314,7 @@ ucs_status_t ux_on_get_data(void *arg, const void *header, size_t header_length,
         rt_fatal("network: a get's data of %zu bytes, where %zu were asked", length, g->bytes);
     if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
         memcpy(g->dst, data, length);
-        atomic_store_explicit(&g->done, 1, memory_order_release);
+        g->arrived = 1;
         return UCS_OK;
     }
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
@@ -284,6 +324,6 @@ ucs_status_t ux_on_get_data(void *arg, const void *header, size_t header_length,
     if (UCS_PTR_IS_ERR(req))
         rt_fatal("UCX: receiving a get's data failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
     if (req == NULL)
-        atomic_store_explicit(&g->done, 1, memory_order_release);
+        g->arrived = 1;
     return UCS_OK;
 }
