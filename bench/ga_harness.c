@@ -46,6 +46,11 @@ void size_label(size_t bytes, char *buf, size_t len)
 
 void record(const char *series, size_t x, const char *label, const char *unit, const double *v)
 {
+    record_n(series, x, label, unit, v, B.samples);
+}
+
+void record_n(const char *series, size_t x, const char *label, const char *unit, const double *v, int n)
+{
     double sorted[MAX_SAMPLES];
     if (B.nres == MAX_RESULTS)
         fail("more than %d figures", MAX_RESULTS);
@@ -53,13 +58,50 @@ void record(const char *series, size_t x, const char *label, const char *unit, c
     r->series = series;
     r->unit = unit;
     r->x = x;
-    memcpy(r->v, v, (size_t)B.samples * sizeof *v);
-    sort_samples(v, B.samples, sorted);
-    r->median = quantile(sorted, B.samples, 0.5);
-    r->q1 = quantile(sorted, B.samples, 0.25);
-    r->q3 = quantile(sorted, B.samples, 0.75);
+    r->n = n;
+    memcpy(r->v, v, (size_t)n * sizeof *v);
+    sort_samples(v, n, sorted);
+    r->median = quantile(sorted, n, 0.5);
+    r->q1 = quantile(sorted, n, 0.25);
+    r->q3 = quantile(sorted, n, 0.75);
     printf("%-12s %10s %12.4g %-5s [%.4g - %.4g]\n", series, label, r->median, unit, r->q1, r->q3);
     fflush(stdout);
+}
+
+/* This process's resident memory in MB (VmRSS), -1 if unknown. */
+static double resident_mb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib < 0 ? -1 : (double)kib / 1024;
+}
+
+static int descending(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+void record_memory(const char *series)
+{
+    double mine = resident_mb(), *all = B.me == 0 ? malloc(sizeof(double) * (size_t)B.np) : NULL;
+    if (B.me == 0 && !all)
+        fail("out of memory");
+    MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (B.me == 0) {
+        qsort(all, (size_t)B.np, sizeof *all, descending);
+        char label[32];
+        snprintf(label, sizeof label, "%d procs", B.np);
+        if (all[0] > 0)
+            record_n(series, (size_t)B.np, label, "MB", all, B.np < MAX_SAMPLES ? B.np : MAX_SAMPLES);
+        free(all);
+    }
 }
 
 /* Operations per sample, so that a sample lasts about B.batch (all of it,
@@ -219,7 +261,7 @@ void write_json(FILE *f, const char *impl, struct load before, struct load after
         json_string(f, impl);
         fprintf(f, ", \"x\": %zu, \"unit\": \"%s\", \"median\": %.6g, \"q1\": %.6g, \"q3\": %.6g, \"samples\": [", r->x,
                 r->unit, r->median, r->q1, r->q3);
-        for (int s = 0; s < B.samples; s++)
+        for (int s = 0; s < r->n; s++)
             fprintf(f, "%s%.6g", s ? ", " : "", r->v[s]);
         fprintf(f, "]}");
     }

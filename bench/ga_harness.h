@@ -18,6 +18,7 @@ struct result {
     const char *series, *unit;
     size_t x;
     double median, q1, q3;
+    int n; /* samples */
     double v[MAX_SAMPLES];
 };
 
@@ -51,6 +52,14 @@ void size_label(size_t bytes, char *buf, size_t len);
 /* Keeps a figure (on rank 0) and prints its row. v holds B.samples values
  * in `unit`; label describes x in the table. */
 void record(const char *series, size_t x, const char *label, const char *unit, const double *v);
+
+/* The same with n samples (at most MAX_SAMPLES). */
+void record_n(const char *series, size_t x, const char *label, const char *unit, const double *v, int n);
+
+/* Keeps each process's resident memory now (VmRSS, in MB) as the figure
+ * series, x the processes: a sample per process, the largest MAX_SAMPLES
+ * where there are more. Collective. */
+void record_memory(const char *series);
 
 /* Times B.samples batches; v gets seconds per operation (on rank 0). With
  * `collective`, every process runs and times each batch, starting

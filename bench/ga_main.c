@@ -38,6 +38,11 @@
  *   scatter_acc     NGA_Scatter_acc of x elements at random places in the
  *                   whole array, by rank 0: µs per call.
  *   dgemm           GA_Dgemm of x-by-x distributed matrices, by all: ms.
+ *   memory after    each process's resident memory (VmRSS), in MB, right
+ *   start-up,       after GA_Initialize and at the end of the run, x the
+ *   memory after    processes: a sample per process (the largest 31 where
+ *   traffic         there are more), not a timed batch. Both builds run
+ *                   the same program, so what differs is the ARMCI below.
  *   threads_get,    with --threads N only (and then only these): ARMCI_Get
  *   threads_acc     or ARMCI_Acc of 8 B by x = 1, 2, 4 ... N threads of
  *                   rank 0 at once, each to its own double of rank 1's
@@ -197,6 +202,7 @@ int main(int argc, char **argv)
     if (openblas_set_num_threads)
         openblas_set_num_threads(1);
     GA_Initialize();
+    record_memory("memory after start-up");
     /* GA takes the local scratch space of some operations from MA. */
     if (!MA_init(C_DBL, 1 << 20, 1 << 20))
         fail("MA_init failed");
@@ -233,6 +239,7 @@ int main(int argc, char **argv)
         bench_dgemm();
     }
 
+    record_memory("memory after traffic");
     GA_Destroy(B.g_data);
     if (B.me == 0) {
         struct load load_after = load_now();

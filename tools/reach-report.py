@@ -31,7 +31,7 @@ ORDER = ["transfer", "strided", "sync", "ga_sync", "locks", "win_latency", "win_
 # MPIR_CVAR_NOLOCAL=1) and is compared only with another such.
 NET = "-net"
 BASELINES = {"mpi3": "MPI-3", "ARMCI-MPI": "ARMCI-MPI", "ARMCI-MPI" + NET: "ARMCI-MPI (network)"}
-TIMES = ("us", "ms")   # lower is better; every other unit (epochs, GB/s, %) higher
+TIMES, LOWER = ("us", "ms"), ("us", "ms", "MB")   # lower is better (MB, ga-bench's memory: not in the glance)
 LU_PARTS = ["lock", "get", "unlock", "barrier", "compute"]
 BUSY_LOAD = 1.5        # a load average above this many times the cores (or processes): busy
 WIDE = 0.5             # a middle half of the samples wider than this share of the median: wide
@@ -193,7 +193,7 @@ def ratio(exp, a, b):
     reach that the samples bear out (the baseline's 25th percentile above
     reach's 75th, on a machine that was not busy, from figures that are not
     wide), else plain with its marks."""
-    if not (a and b) or a["unit"] not in TIMES or a["median"] <= 0 or b["median"] <= 0:
+    if not (a and b) or a["unit"] not in LOWER or a["median"] <= 0 or b["median"] <= 0:
         return ""
     if len(a["samples"]) < 2 or len(b["samples"]) < 2:   # one run: no spread to judge it by
         return ""
@@ -473,7 +473,7 @@ def glance(conds):
                         continue
                     for x, a in pts.items():
                         b = lines.get((series, base), {}).get(x)
-                        if ratio(exp, a, b):
+                        if a["unit"] in TIMES and ratio(exp, a, b):
                             in_bytes = exp["x"] == "bytes" or (exp["experiment"] == "ga" and series in GA_SIZES)
                             at = size_text(x) if in_bytes else f"{exp['x']} {x}" if exp["x"] else ""
                             row.append((b["median"] / a["median"], " ".join(filter(None, (f"`{series}`", at, f"({stem})")))))
@@ -575,7 +575,7 @@ def compare(old_dir, new_dir):
             if not b or b["median"] <= 0 or r["median"] <= 0:
                 continue
             q = r["median"] / b["median"]
-            higher = r["unit"] not in TIMES
+            higher = r["unit"] not in LOWER
             gain = q if higher else 1 / q
             gains.append(gain)
             verdict = "same" if not apart(r, b) else "better" if gain > 1 else "worse"

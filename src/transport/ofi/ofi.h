@@ -30,6 +30,9 @@
 /* The largest message sent by fi_inject, if the provider takes it (the
  * protocol's requests with a little data: an 8 B put is 120 bytes). */
 #define OFI_INJECT ((size_t)256)
+/* The eager limit reach asks of the tcp provider (ofi_provider_sizes):
+ * 16 KiB of data and its headers. */
+#define OFI_PROVIDER_BUFFER (((size_t)16 << 10) + 512)
 /* The endpoints: one per worker (net.h's NET_CLIENT, NET_SERVER,
  * NET_WATCH). */
 #define OFI_WORKERS 3

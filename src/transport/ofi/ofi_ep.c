@@ -4,6 +4,7 @@
 #include "transport/ofi/ofi.h"
 #include "boot/boot.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -119,11 +120,33 @@ void ofi_close_all(void)
     memset(&ofi, 0, sizeof ofi);
 }
 
+/* Sizes of the tcp provider's buffers (its ofi_rxm layer), reach's unless
+ * the user set them: libfabric reads them when it first loads its
+ * providers, at reach_init's fi_getinfo unless MPI uses libfabric too.
+ * - FI_OFI_RXM_MSG_RX_SIZE, receives posted per connection: the default
+ *   of 128 took 258 MB of a process's 275 after ARMCI_Init between two
+ *   machines, 16 take 107 MB (reach's own 16 receives an endpoint keep
+ *   up; what comes beyond waits in the socket).
+ * - FI_OFI_RXM_BUFFER_SIZE, its eager limit: 16 KiB, the provider's,
+ *   and room for reach's headers, so that a put of 16 KiB, or a get's
+ *   answer, is one message, not two segments (45-61 us where it took
+ *   80-121). 4 KiB would take 60 MB less, and made every message of 4 KiB
+ *   or more two segments or more: an accumulate of 1 MiB took 3 times as
+ *   long (docs/benchmarks.md, "Memory"). */
+static void ofi_provider_sizes(void)
+{
+    char size[32];
+    snprintf(size, sizeof size, "%zu", OFI_PROVIDER_BUFFER);
+    setenv("FI_OFI_RXM_MSG_RX_SIZE", "16", 0);
+    setenv("FI_OFI_RXM_BUFFER_SIZE", size, 0);
+}
+
 /* The provider: RDM endpoints with messages in order and reads, local
  * buffers unregistered, resource management on, thread-safe (the two
  * workers' threads share the domain). */
 static int ofi_open(const char *call)
 {
+    ofi_provider_sizes();
     struct fi_info *hints = fi_allocinfo();
     if (!hints)
         rt_oom(call, sizeof *hints);

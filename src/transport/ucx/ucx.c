@@ -66,6 +66,21 @@ static int ux_tcp_only(void)
     return tcp && !other;
 }
 
+/* Whether a rank of another node runs on this machine (REACH_NODE_SIZE
+ * cuts one machine into nodes). UCX's shared-memory transports reach only
+ * such ranks: those of this node go through reach's own node layer. Each
+ * worker's shared-memory interfaces hold 4 MB (posix and sysv, a receive
+ * queue and its buffers each), 12 MB of the 14 MB that reach's UCX
+ * context added to a process between two machines. */
+static int ux_machine_shared(void)
+{
+    const peer_t *me = &rt.peers[rt.rank];
+    for (int r = 0; r < rt.size; r++)
+        if (rt.peers[r].node != me->node && rt.peers[r].machine == me->machine)
+            return 1;
+    return 0;
+}
+
 /* A worker and the handlers of its active messages, n of them. */
 static int ux_worker(net_worker_t w, const ucp_am_handler_param_t *handlers, int n)
 {
@@ -203,6 +218,10 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
     if (s == UCS_OK && rt.cfg.peer_timeout > 0 && !getenv("UCX_KEEPALIVE_INTERVAL") &&
         !getenv("REACH_UCX_KEEPALIVE_INTERVAL"))
         s = ucp_config_modify(config, "KEEPALIVE_INTERVAL", interval);
+    /* Without shared-memory transports where no rank needs them, unless
+     * the user chose the transports. */
+    if (s == UCS_OK && !getenv("UCX_TLS") && !getenv("REACH_UCX_TLS") && !ux_machine_shared())
+        s = ucp_config_modify(config, "TLS", "^sm");
     if (s == UCS_OK)
         s = ucp_init(&params, config, &ux.ctx);
     ucp_config_release(config);
