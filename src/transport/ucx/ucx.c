@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The worker each kind of endpoint sends from. */
 static ucp_worker_h ux_from(int ep)
@@ -66,19 +67,45 @@ static int ux_tcp_only(void)
     return tcp && !other;
 }
 
+/* This machine, as UCX's shared-memory transports see it: its boot id
+ * and host name, hashed (FNV-1a). MPI's view of a machine is not it: with
+ * MPIR_CVAR_NOLOCAL, MPICH's shared communicator holds each rank alone. */
+static uint64_t ux_machine_key(void)
+{
+    char text[320] = "";
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(text, 64, f))
+            text[0] = '\0';
+        fclose(f);
+    }
+    size_t used = strlen(text);
+    if (gethostname(text + used, sizeof text - used - 1) != 0)
+        text[used] = '\0';
+    uint64_t h = 14695981039346656037ull;
+    for (const char *c = text; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    return h;
+}
+
 /* Whether a rank of another node runs on this machine (REACH_NODE_SIZE
- * cuts one machine into nodes). UCX's shared-memory transports reach only
- * such ranks: those of this node go through reach's own node layer. Each
- * worker's shared-memory interfaces hold 4 MB (posix and sysv, a receive
- * queue and its buffers each), 12 MB of the 14 MB that reach's UCX
- * context added to a process between two machines. */
+ * cuts one machine into nodes); collective. UCX's shared-memory
+ * transports reach only such ranks: those of this node go through
+ * reach's own node layer. Each worker's shared-memory interfaces hold 4
+ * MB (posix and sysv, a receive queue and its buffers each), 12 MB of the
+ * 14 MB that reach's UCX context added to a process between two
+ * machines. */
 static int ux_machine_shared(void)
 {
-    const peer_t *me = &rt.peers[rt.rank];
+    uint64_t mine = ux_machine_key(), *all = malloc(sizeof mine * (size_t)rt.size);
+    if (!all)
+        rt_oom("reach_init", sizeof mine * (size_t)rt.size);
+    boot_allgather(rt.comm, &mine, sizeof mine, all);
+    int shared = 0;
     for (int r = 0; r < rt.size; r++)
-        if (rt.peers[r].node != me->node && rt.peers[r].machine == me->machine)
-            return 1;
-    return 0;
+        shared |= rt.peers[r].node != rt.node && all[r] == mine;
+    free(all);
+    return shared;
 }
 
 /* A worker and the handlers of its active messages, n of them. */
@@ -202,6 +229,7 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
     ucs_status_t s;
     int st = REACH_SUCCESS;
     ux.up = up;
+    int machine_shared = ux_machine_shared();
 
     /* Everything that can fail here alone, then one agreement, before the
      * first exchange: a rank that failed must not leave the others
@@ -220,7 +248,8 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         s = ucp_config_modify(config, "KEEPALIVE_INTERVAL", interval);
     /* Without shared-memory transports where no rank needs them, unless
      * the user chose the transports. */
-    if (s == UCS_OK && !getenv("UCX_TLS") && !getenv("REACH_UCX_TLS") && !ux_machine_shared())
+    ux.no_sm = !getenv("UCX_TLS") && !getenv("REACH_UCX_TLS") && !machine_shared;
+    if (s == UCS_OK && ux.no_sm)
         s = ucp_config_modify(config, "TLS", "^sm");
     if (s == UCS_OK)
         s = ucp_init(&params, config, &ux.ctx);
@@ -311,8 +340,11 @@ static void ux_finalize(void)
 
 static const char *ux_describe(void)
 {
-    static char line[96];
-    snprintf(line, sizeof line, "ucx (UCX %s)", ucp_get_version_string());
+    static char line[128];
+    snprintf(line, sizeof line, "ucx (UCX %s%s)", ucp_get_version_string(),
+             !ux.ctx    ? ""
+             : ux.no_sm ? ", without its shared-memory transports"
+                        : ", with its shared-memory transports");
     return line;
 }
 

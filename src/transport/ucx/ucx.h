@@ -38,6 +38,7 @@ extern struct ux_state {
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
     size_t get_msg_min;    /* UX_GET_MSG_MIN over TCP, else SIZE_MAX: gets by messages from this size */
+    int no_sm;             /* the context was made without UCX's shared-memory transports */
     _Atomic int get_sends; /* gets' data the server is sending (ux_on_get), */
     uint64_t get_at;       /* since this time (CLOCK_MONOTONIC, ns) */
 } ux;
