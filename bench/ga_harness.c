@@ -54,6 +54,8 @@ void record_n(const char *series, size_t x, const char *label, const char *unit,
     double sorted[MAX_SAMPLES];
     if (B.nres == MAX_RESULTS)
         fail("more than %d figures", MAX_RESULTS);
+    if (n < 1 || n > MAX_SAMPLES)
+        fail("%d samples of %s (1 to %d)", n, series, MAX_SAMPLES);
     struct result *r = &B.res[B.nres++];
     r->series = series;
     r->unit = unit;
@@ -68,8 +70,7 @@ void record_n(const char *series, size_t x, const char *label, const char *unit,
     fflush(stdout);
 }
 
-/* This process's resident memory in MB (VmRSS), -1 if unknown. */
-static double resident_mb(void)
+double resident_mb(void)
 {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
@@ -88,9 +89,9 @@ static int descending(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-void record_memory(const char *series)
+void record_memory(const char *series, double mine)
 {
-    double mine = resident_mb(), *all = B.me == 0 ? malloc(sizeof(double) * (size_t)B.np) : NULL;
+    double *all = B.me == 0 ? malloc(sizeof(double) * (size_t)B.np) : NULL;
     if (B.me == 0 && !all)
         fail("out of memory");
     MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);

@@ -56,10 +56,13 @@ void record(const char *series, size_t x, const char *label, const char *unit, c
 /* The same with n samples (at most MAX_SAMPLES). */
 void record_n(const char *series, size_t x, const char *label, const char *unit, const double *v, int n);
 
-/* Keeps each process's resident memory now (VmRSS, in MB) as the figure
+/* This process's resident memory (VmRSS) in MB, -1 if unknown. */
+double resident_mb(void);
+
+/* Keeps each process's resident memory mb (resident_mb) as the figure
  * series, x the processes: a sample per process, the largest MAX_SAMPLES
  * where there are more. Collective. */
-void record_memory(const char *series);
+void record_memory(const char *series, double mb);
 
 /* Times B.samples batches; v gets seconds per operation (on rank 0). With
  * `collective`, every process runs and times each batch, starting

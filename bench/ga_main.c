@@ -43,7 +43,7 @@
  *   memory after    processes: a sample per process (the largest 31 where
  *   traffic         there are more), not a timed batch. Both builds run
  *                   the same program, so what differs is the ARMCI below.
- *   threads_get,    with --threads N only (and then only these): ARMCI_Get
+ *   threads_get,    with --threads N only (then these and memory): ARMCI_Get
  *   threads_acc     or ARMCI_Acc of 8 B by x = 1, 2, 4 ... N threads of
  *                   rank 0 at once, each to its own double of rank 1's
  *                   ARMCI_Malloc block: µs per operation of all the
@@ -202,7 +202,7 @@ int main(int argc, char **argv)
     if (openblas_set_num_threads)
         openblas_set_num_threads(1);
     GA_Initialize();
-    record_memory("memory after start-up");
+    double started_mb = resident_mb();
     /* GA takes the local scratch space of some operations from MA. */
     if (!MA_init(C_DBL, 1 << 20, 1 << 20))
         fail("MA_init failed");
@@ -226,6 +226,7 @@ int main(int argc, char **argv)
         printf("%-12s %10s %12s %-5s %s\n", "operation", "size", "median", "unit", "[q1 - q3]");
         fflush(stdout);
     }
+    record_memory("memory after start-up", started_mb);
     if (threads) {
         bench_threads(threads);
     } else {
@@ -239,7 +240,7 @@ int main(int argc, char **argv)
         bench_dgemm();
     }
 
-    record_memory("memory after traffic");
+    record_memory("memory after traffic", resident_mb());
     GA_Destroy(B.g_data);
     if (B.me == 0) {
         struct load load_after = load_now();

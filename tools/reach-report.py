@@ -559,7 +559,7 @@ def compare(old_dir, new_dir):
     old, new = load(old_dir), load(new_dir)
     print(f"{new_dir} (NEW) against {old_dir} (OLD): the median of every figure both hold, NEW/OLD, and "
           "whether NEW is better: times (µs, ms) are better lower, counts (epochs) higher. Per experiment, "
-          "the geometric mean of NEW's gains: OLD/NEW for times, NEW/OLD for counts (above 1: NEW is better). "
+          "the geometric mean of NEW's gains: OLD/NEW for times and memory, NEW/OLD for counts (above 1: NEW is better). "
           "A figure is better or worse only where the middle halves of the two sets of samples do not "
           "overlap; otherwise the same.")
     shared = 0

@@ -18,6 +18,20 @@ static int check_exit(const char *name)
     return total ? 1 : 0;
 }
 
+/* This process's resident memory (VmRSS) in KiB, -1 if unknown. */
+static inline long resident_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib;
+}
+
 static inline void sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};

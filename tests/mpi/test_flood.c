@@ -10,19 +10,6 @@
 
 #include <string.h>
 
-static long rss_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kib;
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -37,7 +24,7 @@ int main(int argc, char **argv)
         const long puts = 1000000;
         static long src[WORDS], got[WORDS];
         int t = np - 1;
-        long before = rss_kib();
+        long before = resident_kib();
         reach_request_t req;
         for (long i = 0; i < puts; i++) {
             src[i % WORDS] = i;
@@ -48,7 +35,7 @@ int main(int argc, char **argv)
         }
         CHECK(reach_wait_all() == REACH_SUCCESS);
         CHECK(reach_fence(t) == REACH_SUCCESS);
-        long grown = rss_kib() - before;
+        long grown = resident_kib() - before;
         printf("rank 0: resident size grew by %ld KiB over %ld puts\n", grown, puts);
         CHECK(grown < 32 * 1024);
         CHECK(reach_get(bases[t], got, sizeof got, t) == REACH_SUCCESS);

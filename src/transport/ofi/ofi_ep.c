@@ -120,13 +120,16 @@ void ofi_close_all(void)
     memset(&ofi, 0, sizeof ofi);
 }
 
-/* Sizes of the tcp provider's buffers (its ofi_rxm layer), reach's unless
- * the user set them: libfabric reads them when it first loads its
- * providers, at reach_init's fi_getinfo unless MPI uses libfabric too.
- * - FI_OFI_RXM_MSG_RX_SIZE, receives posted per connection: the default
- *   of 128 took 258 MB of a process's 275 after ARMCI_Init between two
- *   machines, 16 take 107 MB (reach's own 16 receives an endpoint keep
- *   up; what comes beyond waits in the socket).
+/* Sizes of the buffers of libfabric's ofi_rxm layer, which serves the
+ * tcp provider (the one reach runs over today: verbs and efa need
+ * FI_MR_LOCAL), reach's unless the user set them. libfabric reads them
+ * when it first loads its providers: at reach_init's fi_getinfo, unless
+ * MPI loaded libfabric before. setenv runs before reach starts a thread;
+ * child processes inherit the values.
+ * - FI_OFI_RXM_MSG_RX_SIZE, receives posted per connection: with the
+ *   default of 128 a process took 258 MB after ARMCI_Init between two
+ *   machines, with 16 it takes 109 (reach's own 16 receives an endpoint
+ *   keep up; what comes beyond waits in the socket).
  * - FI_OFI_RXM_BUFFER_SIZE, its eager limit: 16 KiB, the provider's,
  *   and room for reach's headers, so that a put of 16 KiB, or a get's
  *   answer, is one message, not two segments (45-61 us where it took

@@ -229,10 +229,10 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
     ucs_status_t s;
     int st = REACH_SUCCESS;
     ux.up = up;
-    int machine_shared = ux_machine_shared();
+    int machine_shared = ux_machine_shared(); /* an exchange that cannot fail */
 
     /* Everything that can fail here alone, then one agreement, before the
-     * first exchange: a rank that failed must not leave the others
+     * connecting exchange: a rank that failed must not leave the others
      * waiting in it. */
     if (ucp_config_read("REACH", NULL, &config) != UCS_OK) {
         st = rt_error(REACH_ERR_SYSTEM, call, "cannot read UCX's configuration");
@@ -248,8 +248,8 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         s = ucp_config_modify(config, "KEEPALIVE_INTERVAL", interval);
     /* Without shared-memory transports where no rank needs them, unless
      * the user chose the transports. */
-    ux.no_sm = !getenv("UCX_TLS") && !getenv("REACH_UCX_TLS") && !machine_shared;
-    if (s == UCS_OK && ux.no_sm)
+    ux.tls = getenv("UCX_TLS") || getenv("REACH_UCX_TLS") ? UX_TLS_USER : machine_shared ? UX_TLS_ALL : UX_TLS_NO_SM;
+    if (s == UCS_OK && ux.tls == UX_TLS_NO_SM)
         s = ucp_config_modify(config, "TLS", "^sm");
     if (s == UCS_OK)
         s = ucp_init(&params, config, &ux.ctx);
@@ -342,9 +342,10 @@ static const char *ux_describe(void)
 {
     static char line[128];
     snprintf(line, sizeof line, "ucx (UCX %s%s)", ucp_get_version_string(),
-             !ux.ctx    ? ""
-             : ux.no_sm ? ", without its shared-memory transports"
-                        : ", with its shared-memory transports");
+             !ux.ctx                  ? ""
+             : ux.tls == UX_TLS_NO_SM ? ", without its shared-memory transports"
+             : ux.tls == UX_TLS_USER  ? ", the transports of UCX_TLS"
+                                      : ", with its shared-memory transports");
     return line;
 }
 

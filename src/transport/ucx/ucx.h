@@ -24,6 +24,9 @@ enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15,
  * to its client. */
 enum { UX_C2S, UX_S2C, UX_C2C, UX_EPS };
 
+/* Which transports the context was made with. */
+enum { UX_TLS_ALL, UX_TLS_NO_SM, UX_TLS_USER };
+
 extern struct ux_state {
     ucp_context_h ctx;
     ucp_worker_h worker[3]; /* NET_CLIENT, NET_SERVER, NET_WATCH (NULL without checks) */
@@ -38,7 +41,7 @@ extern struct ux_state {
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
     size_t get_msg_min;    /* UX_GET_MSG_MIN over TCP, else SIZE_MAX: gets by messages from this size */
-    int no_sm;             /* the context was made without UCX's shared-memory transports */
+    int tls;               /* the context's transports: UX_TLS_* */
     _Atomic int get_sends; /* gets' data the server is sending (ux_on_get), */
     uint64_t get_at;       /* since this time (CLOCK_MONOTONIC, ns) */
 } ux;
