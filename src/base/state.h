@@ -33,7 +33,8 @@ typedef struct peer {
     uintptr_t rbase;           /* its arena's address in its own address space */
     seg_table_t segs;          /* its live user segments */
     int node;                  /* node index */
-    int machine;               /* lowest world rank of its machine */
+    int machine;               /* lowest world rank of its machine, as MPI tells machines */
+    unsigned long long host;   /* its machine as the kernel tells it: boot id and host name, hashed */
     int pid;                   /* its process on that machine, */
     unsigned long long pstart; /* when it started (clock ticks since boot), */
     unsigned long long pidns;  /* and the pid namespace its pid is of (0: unknown) */

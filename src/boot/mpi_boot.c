@@ -2,6 +2,7 @@
 
 #include "base/wait.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,6 +10,27 @@
 
 /* boot_init initialized MPI, and boot_finalize finalizes it. */
 static int boot_mpi_owned;
+
+/* This machine as the kernel tells it: its boot id and host name, hashed
+ * (FNV-1a). MPI's machines are not always it: with MPIR_CVAR_NOLOCAL,
+ * MPICH's shared communicator holds each rank alone. */
+static unsigned long long boot_host_key(void)
+{
+    char text[320] = "";
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(text, 64, f))
+            text[0] = '\0';
+        fclose(f);
+    }
+    size_t used = strlen(text);
+    if (gethostname(text + used, sizeof text - used - 1) != 0)
+        text[used] = '\0';
+    unsigned long long h = 14695981039346656037ull;
+    for (const char *c = text; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    return h;
+}
 
 int boot_init(int *argc, char ***argv, boot_comm_t *comm)
 {
@@ -60,12 +82,12 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
     if (!rt.node_peers || !rt.peers || !last_slot || !last_node)
         rt_oom("reach_init", sizeof(int) * (size_t)rt.size);
 
-    /* Each rank's process, for the liveness checks of long waits, and its
-     * node (its machine and slot there), in one exchange. */
+    /* Each rank's process, for the liveness checks of long waits, its
+     * node (its machine and slot there) and its host, in one exchange. */
     struct {
-        unsigned long long pstart, pidns;
+        unsigned long long pstart, pidns, host;
         int machine, pid, slot, unused; /* (no padding goes out unwritten) */
-    } me = {0, 0, machine_leader, (int)getpid(), slot, 0}, *all;
+    } me = {0, 0, boot_host_key(), machine_leader, (int)getpid(), slot, 0}, *all;
     struct stat ns;
     if (stat("/proc/self/ns/pid", &ns) == 0)
         me.pidns = ((unsigned long long)ns.st_dev << 32) ^ (unsigned long long)ns.st_ino;
@@ -91,6 +113,7 @@ int boot_init(int *argc, char ***argv, boot_comm_t *comm)
         rt.peers[r].pid = all[r].pid;
         rt.peers[r].pstart = all[r].pstart;
         rt.peers[r].pidns = all[r].pidns;
+        rt.peers[r].host = all[r].host;
         if (m < 0 || m >= rt.size)
             rt_fatal("reach_init: rank %d names machine %d", r, m);
         if (all[r].slot != last_slot[m]) {

@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The worker each kind of endpoint sends from. */
 static ucp_worker_h ux_from(int ep)
@@ -67,29 +66,9 @@ static int ux_tcp_only(void)
     return tcp && !other;
 }
 
-/* This machine, as UCX's shared-memory transports see it: its boot id
- * and host name, hashed (FNV-1a). MPI's view of a machine is not it: with
- * MPIR_CVAR_NOLOCAL, MPICH's shared communicator holds each rank alone. */
-static uint64_t ux_machine_key(void)
-{
-    char text[320] = "";
-    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-    if (f) {
-        if (!fgets(text, 64, f))
-            text[0] = '\0';
-        fclose(f);
-    }
-    size_t used = strlen(text);
-    if (gethostname(text + used, sizeof text - used - 1) != 0)
-        text[used] = '\0';
-    uint64_t h = 14695981039346656037ull;
-    for (const char *c = text; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211ull;
-    return h;
-}
-
-/* Whether a rank of another node runs on this machine (REACH_NODE_SIZE
- * cuts one machine into nodes); collective. UCX's shared-memory
+/* Whether a rank of another node runs on this machine (its host, the
+ * kernel's machine: MPI's is not UCX's under MPIR_CVAR_NOLOCAL;
+ * REACH_NODE_SIZE cuts one machine into nodes). UCX's shared-memory
  * transports reach only such ranks: those of this node go through
  * reach's own node layer. Each worker's shared-memory interfaces hold 4
  * MB (posix and sysv, a receive queue and its buffers each), 12 MB of the
@@ -97,15 +76,10 @@ static uint64_t ux_machine_key(void)
  * machines. */
 static int ux_machine_shared(void)
 {
-    uint64_t mine = ux_machine_key(), *all = malloc(sizeof mine * (size_t)rt.size);
-    if (!all)
-        rt_oom("reach_init", sizeof mine * (size_t)rt.size);
-    boot_allgather(rt.comm, &mine, sizeof mine, all);
-    int shared = 0;
     for (int r = 0; r < rt.size; r++)
-        shared |= rt.peers[r].node != rt.node && all[r] == mine;
-    free(all);
-    return shared;
+        if (rt.peers[r].node != rt.node && rt.peers[r].host == rt.peers[rt.rank].host)
+            return 1;
+    return 0;
 }
 
 /* A worker and the handlers of its active messages, n of them. */
@@ -229,10 +203,9 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
     ucs_status_t s;
     int st = REACH_SUCCESS;
     ux.up = up;
-    int machine_shared = ux_machine_shared(); /* an exchange that cannot fail */
 
     /* Everything that can fail here alone, then one agreement, before the
-     * connecting exchange: a rank that failed must not leave the others
+     * first exchange: a rank that failed must not leave the others
      * waiting in it. */
     if (ucp_config_read("REACH", NULL, &config) != UCS_OK) {
         st = rt_error(REACH_ERR_SYSTEM, call, "cannot read UCX's configuration");
@@ -248,7 +221,9 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         s = ucp_config_modify(config, "KEEPALIVE_INTERVAL", interval);
     /* Without shared-memory transports where no rank needs them, unless
      * the user chose the transports. */
-    ux.tls = getenv("UCX_TLS") || getenv("REACH_UCX_TLS") ? UX_TLS_USER : machine_shared ? UX_TLS_ALL : UX_TLS_NO_SM;
+    ux.tls = getenv("UCX_TLS") || getenv("REACH_UCX_TLS") ? UX_TLS_USER
+             : ux_machine_shared()                        ? UX_TLS_ALL
+                                                          : UX_TLS_NO_SM;
     if (s == UCS_OK && ux.tls == UX_TLS_NO_SM)
         s = ucp_config_modify(config, "TLS", "^sm");
     if (s == UCS_OK)
