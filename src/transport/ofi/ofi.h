@@ -31,8 +31,9 @@
  * protocol's requests with a little data: an 8 B put is 120 bytes). */
 #define OFI_INJECT ((size_t)256)
 /* The eager limit reach asks of the tcp provider (ofi_provider_sizes):
- * 16 KiB of data and its headers. */
-#define OFI_PROVIDER_BUFFER (((size_t)16 << 10) + 512)
+ * 16 KiB of data and its headers; and the size of its bounce buffers. */
+#define OFI_PROVIDER_EAGER (((size_t)16 << 10) + 512)
+#define OFI_PROVIDER_BUFFER ((size_t)512)
 /* The endpoints: one per worker (net.h's NET_CLIENT, NET_SERVER,
  * NET_WATCH). */
 #define OFI_WORKERS 3

@@ -130,18 +130,31 @@ void ofi_close_all(void)
  *   default of 128 a process took 258 MB after ARMCI_Init between two
  *   machines, with 16 it takes 109 (reach's own 16 receives an endpoint
  *   keep up; what comes beyond waits in the socket).
- * - FI_OFI_RXM_BUFFER_SIZE, its eager limit: 16 KiB, the provider's,
- *   and room for reach's headers, so that a put of 16 KiB, or a get's
- *   answer, is one message, not two segments (45-61 us where it took
- *   80-121). 4 KiB would take 60 MB less, and made every message of 4 KiB
- *   or more two segments or more: an accumulate of 1 MiB took 3 times as
- *   long (docs/benchmarks.md, "Memory"). */
+ * - FI_OFI_RXM_EAGER_LIMIT, the largest message sent whole: 16 KiB, the
+ *   provider's, and room for reach's headers, so that a put of 16 KiB, or
+ *   a get's answer, is one message, not two segments (45-61 us where it
+ *   took 80-121).
+ * - FI_OFI_RXM_BUFFER_SIZE, its bounce buffers, and FI_OFI_RXM_RX_SIZE,
+ *   the receives an endpoint may have posted (reach posts OFI_RECVS). The
+ *   layer keeps pools of 1024 bounce buffers, a receive pool on each
+ *   endpoint and a send pool on each that sends, all touched when made.
+ *   The provider's default buffer is the eager limit (17 MB a pool: 111 MB
+ *   a process at 4 ranks between two machines) and its default receives
+ *   2048; 512 bytes and 64 receives make it 28 MB. Over tcp a larger
+ *   message needs no bounce buffer: the provider reads its header and
+ *   places the rest straight into reach's posted receive
+ *   (FI_OFI_RXM_ENABLE_DYN_RBUF, on by default), and sends it from
+ *   reach's buffer. The buffer still holds reach's injected messages
+ *   (OFI_INJECT). docs/benchmarks.md, "Memory", has the figures. */
 static void ofi_provider_sizes(void)
 {
     char size[32];
-    snprintf(size, sizeof size, "%zu", OFI_PROVIDER_BUFFER);
+    snprintf(size, sizeof size, "%zu", OFI_PROVIDER_EAGER);
     setenv("FI_OFI_RXM_MSG_RX_SIZE", "16", 0);
+    setenv("FI_OFI_RXM_EAGER_LIMIT", size, 0);
+    snprintf(size, sizeof size, "%zu", OFI_PROVIDER_BUFFER);
     setenv("FI_OFI_RXM_BUFFER_SIZE", size, 0);
+    setenv("FI_OFI_RXM_RX_SIZE", "64", 0);
 }
 
 /* The provider: RDM endpoints with messages in order and reads, local
