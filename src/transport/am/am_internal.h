@@ -51,8 +51,6 @@ enum {
 #define AM_ACK_EVERY 16
 /* Requests awaiting their reply, per target, before the origin waits. */
 #define AM_MAX_PENDING 64
-/* Accumulates travel in eager messages of at most this size. */
-#define AM_ACC_CHUNK ((size_t)8192)
 
 typedef struct am_request {
     uint8_t kind, type;

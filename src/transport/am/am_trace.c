@@ -183,13 +183,20 @@ static void trace_signal(net_worker_t w)
     inner->signal(w);
 }
 
-static const net_backend_t net_traced = {
-    trace_init, trace_finalize, trace_describe, trace_send, trace_recv_rndv, trace_get,    trace_amo,
-    trace_test, trace_progress, trace_arm,      trace_fd,   trace_idle_ms,   trace_signal,
+static net_backend_t net_traced =
+    {
+        trace_init,      trace_finalize,
+        trace_describe,  trace_send,
+        trace_recv_rndv, trace_get,
+        trace_amo,       trace_test,
+        trace_progress,  trace_arm,
+        trace_fd,        trace_idle_ms,
+        trace_signal,    0, /* acc_chunk: the inner backend's (am_trace_net) */
 };
 
 const net_backend_t *am_trace_net(const net_backend_t *net)
 {
     inner = net;
+    net_traced.acc_chunk = net->acc_chunk;
     return &net_traced;
 }

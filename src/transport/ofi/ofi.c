@@ -537,4 +537,5 @@ const net_backend_t net_ofi = {
     .fd = ofi_fd,
     .idle_ms = ofi_idle_ms,
     .signal = ofi_signal,
+    .acc_chunk = OFI_ACC_CHUNK,
 };

@@ -343,4 +343,5 @@ const net_backend_t net_ucx = {
     .fd = ux_fd,
     .idle_ms = ux_idle_ms,
     .signal = ux_signal,
+    .acc_chunk = UX_ACC_CHUNK,
 };
