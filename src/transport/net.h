@@ -91,9 +91,9 @@ typedef struct net_backend {
     int (*idle_ms)(void);
     /* Wakes the thread sleeping on w's descriptor. */
     void (*signal)(net_worker_t w);
-    /* The data of one accumulate message: the most the backend sends in
-     * one eager message, so that the target applies each chunk while the
-     * next is on the wire (a multiple of 16, the largest element). */
+    /* The data of one accumulate message, measured best for the backend:
+     * the target applies each chunk while the next is on the wire (a
+     * positive multiple of 16, the largest element). */
     size_t acc_chunk;
 } net_backend_t;
 

@@ -257,6 +257,8 @@ int am_init(void)
         !am.told || !am.want || !am.untold || !am.listed || !am.asked || !am.same_process || !am.bounce)
         rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
     atom_store_relaxed(&am.done.value, 0);
+    if (net->acc_chunk == 0 || net->acc_chunk % 16)
+        rt_fatal("network backend: its accumulate chunk (%zu) is not a positive multiple of 16", net->acc_chunk);
     am.net = net;
     waitword_poll = am_serve_poll;
     rt_order_threads = 1;

@@ -183,15 +183,21 @@ static void trace_signal(net_worker_t w)
     inner->signal(w);
 }
 
-static net_backend_t net_traced =
-    {
-        trace_init,      trace_finalize,
-        trace_describe,  trace_send,
-        trace_recv_rndv, trace_get,
-        trace_amo,       trace_test,
-        trace_progress,  trace_arm,
-        trace_fd,        trace_idle_ms,
-        trace_signal,    0, /* acc_chunk: the inner backend's (am_trace_net) */
+static net_backend_t net_traced = {
+    .init = trace_init,
+    .finalize = trace_finalize,
+    .describe = trace_describe,
+    .send = trace_send,
+    .recv_rndv = trace_recv_rndv,
+    .get = trace_get,
+    .amo = trace_amo,
+    .test = trace_test,
+    .progress = trace_progress,
+    .arm = trace_arm,
+    .fd = trace_fd,
+    .idle_ms = trace_idle_ms,
+    .signal = trace_signal,
+    /* .acc_chunk: the inner backend's (am_trace_net) */
 };
 
 const net_backend_t *am_trace_net(const net_backend_t *net)

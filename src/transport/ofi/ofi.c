@@ -493,7 +493,8 @@ static void ofi_settle_progress(void)
 /* Collective: the watch's first ping to each rank it watches, sent and
  * complete, then a barrier that keeps the watch going for the ranks still
  * at it. Over tcp the provider makes a connection on the first send to a
- * rank, and some 17 MB of buffers on an endpoint's first send; made here,
+ * rank, and its pool of send buffers on an endpoint's first send (1 MB at
+ * reach's sizes, ofi_provider_sizes); made here,
  * they are not made seconds into the job, under it, by the watch's first
  * round (as ux_watch_settle does for UCX's connections). */
 static void ofi_watch_settle(void)

@@ -31,15 +31,21 @@
  * protocol's requests with a little data: an 8 B put is 120 bytes). */
 #define OFI_INJECT ((size_t)256)
 /* The eager limit reach asks of the tcp provider (ofi_provider_sizes):
- * 16 KiB of data and its headers; and the size of its bounce buffers. */
+ * 16 KiB of data and its headers. */
 #define OFI_PROVIDER_EAGER (((size_t)16 << 10) + 512)
-/* An accumulate's data per message: what fits the eager limit beside the
- * headers. Between two machines over tcp, an accumulate of 1 MiB took
- * 1350 us in chunks of 16 KiB, 1896 in 8 KiB and 1661 in 32 KiB (segments
- * of the provider's), MPI-3 2051 (reach-bench --only transfer, medians of
- * 3 sittings). */
-#define OFI_ACC_CHUNK ((size_t)16 << 10)
+/* The size of the provider's bounce buffers reach asks for: they hold an
+ * injected message and its headers; an eager message goes straight into
+ * reach's posted receive. */
 #define OFI_PROVIDER_BUFFER ((size_t)512)
+_Static_assert(OFI_INJECT + 128 <= OFI_PROVIDER_BUFFER, "an injected message fits a bounce buffer");
+/* An accumulate's data per message: what fits the eager limit beside the
+ * headers (the protocol's request, ofi_wire_t and a trace's tag: 136
+ * bytes). Between two machines over tcp, an accumulate of 1 MiB took
+ * 1350 us in chunks of 16 KiB, 1896 in 8 KiB and 1661 in 32 KiB (sent in
+ * the provider's segments), MPI-3 2051 (reach-bench --only transfer,
+ * medians of 3 sittings). */
+#define OFI_ACC_CHUNK ((size_t)16 << 10)
+_Static_assert(OFI_ACC_CHUNK % 16 == 0 && OFI_ACC_CHUNK + 512 <= OFI_PROVIDER_EAGER, "a chunk fits the eager limit");
 /* The endpoints: one per worker (net.h's NET_CLIENT, NET_SERVER,
  * NET_WATCH). */
 #define OFI_WORKERS 3

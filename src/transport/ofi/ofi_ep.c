@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 struct ofi_state ofi;
@@ -128,8 +129,9 @@ void ofi_close_all(void)
  * child processes inherit the values.
  * - FI_OFI_RXM_MSG_RX_SIZE, receives posted per connection: with the
  *   default of 128 a process took 258 MB after ARMCI_Init between two
- *   machines, with 16 it takes 109 (reach's own 16 receives an endpoint
- *   keep up; what comes beyond waits in the socket).
+ *   machines, with 16 it took 109 before the bounce buffers below were
+ *   made small (reach's own 16 receives an endpoint keep up; what comes
+ *   beyond waits in the socket).
  * - FI_OFI_RXM_EAGER_LIMIT, the largest message sent whole: 16 KiB, the
  *   provider's, and room for reach's headers, so that a put of 16 KiB, or
  *   a get's answer, is one message, not two segments (45-61 us where it
@@ -144,17 +146,27 @@ void ofi_close_all(void)
  *   message needs no bounce buffer: the provider reads its header and
  *   places the rest straight into reach's posted receive
  *   (FI_OFI_RXM_ENABLE_DYN_RBUF, on by default), and sends it from
- *   reach's buffer. The buffer still holds reach's injected messages
- *   (OFI_INJECT). docs/benchmarks.md, "Memory", has the figures. */
+ *   reach's buffer (FI_OFI_RXM_ENABLE_DIRECT_SEND, on by default). Where
+ *   the user turned either off, the buffers are left at the provider's
+ *   size. They hold reach's injected messages (OFI_INJECT).
+ *   docs/benchmarks.md, "Memory", has the figures. */
+static int ofi_env_off(const char *name)
+{
+    const char *v = getenv(name);
+    return v && (!strcmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "false") || !strcasecmp(v, "no"));
+}
+
 static void ofi_provider_sizes(void)
 {
     char size[32];
     snprintf(size, sizeof size, "%zu", OFI_PROVIDER_EAGER);
     setenv("FI_OFI_RXM_MSG_RX_SIZE", "16", 0);
     setenv("FI_OFI_RXM_EAGER_LIMIT", size, 0);
-    snprintf(size, sizeof size, "%zu", OFI_PROVIDER_BUFFER);
-    setenv("FI_OFI_RXM_BUFFER_SIZE", size, 0);
     setenv("FI_OFI_RXM_RX_SIZE", "64", 0);
+    if (!ofi_env_off("FI_OFI_RXM_ENABLE_DYN_RBUF") && !ofi_env_off("FI_OFI_RXM_ENABLE_DIRECT_SEND")) {
+        snprintf(size, sizeof size, "%zu", OFI_PROVIDER_BUFFER);
+        setenv("FI_OFI_RXM_BUFFER_SIZE", size, 0);
+    }
 }
 
 /* The provider: RDM endpoints with messages in order and reads, local

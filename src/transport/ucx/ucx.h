@@ -26,6 +26,7 @@ enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15,
  * on one machine, over UCX's shared memory, 102 against 112 in 8 KiB
  * (reach-bench --only transfer, medians of 3 sittings). */
 #define UX_ACC_CHUNK ((size_t)32 << 10)
+_Static_assert(UX_ACC_CHUNK % 16 == 0, "a chunk holds whole elements");
 /* Endpoint kinds: client to a rank's server, server to its client, client
  * to its client. */
 enum { UX_C2S, UX_S2C, UX_C2C, UX_EPS };
