@@ -126,6 +126,7 @@ static int rt_init(int *argc, char ***argv, boot_comm_t *comm)
         return st;
     }
     wait_start_checks();
+    wait_forget_core();
     serial_start(rt.threads_multiple);
     return REACH_SUCCESS;
 }

@@ -24,8 +24,11 @@ static _Thread_local unsigned wait_calm, wait_hold = 1;
 static _Thread_local long long wait_run_delayed, wait_held_delay = -1;
 static _Thread_local double wait_calm_since = -1e9;
 static _Thread_local int wait_woke_promptly;
-/* When this thread last looked for ranks of its machine on its core. */
+/* When this thread last looked for ranks of its machine on its core;
+ * whether it has looked at its core since it started or last forgot
+ * (wait_forget_core). */
 static _Thread_local double wait_spread_at;
+static _Thread_local int wait_looked;
 
 /* The description of a barrier wait, registered by the barrier. */
 static wait_describe_fn barrier_describe;
@@ -333,9 +336,12 @@ static void wait_look_at_core(double now, int calm)
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) != 0)
         return;
-    if (ru.ru_nivcsw < wait_preemptions) { /* a child of fork(): counts anew */
-        wait_preemptions = 0;
-        wait_run_delayed = 0;
+    if (!wait_looked || ru.ru_nivcsw < wait_preemptions) { /* the first look (or a child of fork's): counts only */
+        long long delay = wait_run_delay();
+        wait_looked = 1;
+        wait_preemptions = ru.ru_nivcsw;
+        wait_run_delayed = delay > 0 ? delay : 0;
+        return;
     }
     long preempted = ru.ru_nivcsw - wait_preemptions;
     if (preempted > 0) {
@@ -368,6 +374,14 @@ static void wait_look_at_core(double now, int calm)
         wait_contended = 0;
         wait_calm_since = now;
     }
+}
+
+void wait_forget_core(void)
+{
+    wait_looked = 0;
+    wait_contended = 0;
+    wait_calm = 0;
+    wait_hold = 1;
 }
 
 void wait_look(void)

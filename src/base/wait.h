@@ -106,6 +106,11 @@ static inline uint32_t wait_spins(void)
 /* Looks at this thread's core now (wait_spins), as a tick does, but a
  * look that finds no preemption does not count as a calm one. */
 void wait_look(void) REACH_HIDDEN;
+/* Forgets what this thread has seen of its core: not contended, and its
+ * next look only takes the counts (as a thread's first look does).
+ * reach_init calls it last, as MPI's start-up collectives busy-poll:
+ * what they did to the thread says nothing of the job's waits. */
+void wait_forget_core(void) REACH_HIDDEN;
 
 /* Whether a wait that has made polls empty polls spins on rather than
  * sleep: fewer than wait_spins(), which a look every WAIT_LOOK_EVERY

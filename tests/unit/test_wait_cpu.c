@@ -5,7 +5,8 @@
  * whether a thread's core is contended (wait_contended, set by
  * wait_tick, and by a long spin's looks, wait_spin_on): by a thread
  * that takes the core for a slice, and not for good; held longer where
- * it comes back soon. */
+ * it comes back soon; not by what came before the thread's first look or
+ * wait_forget_core. */
 #include "../check.h"
 #include "base/wait.h"
 
@@ -184,12 +185,33 @@ static void test_spin_looks(void)
     CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
 }
 
+/* What a thread went through before it forgot its core (reach_init's
+ * end: MPI's start-up collectives busy-poll) does not make it contended:
+ * its next look only takes the counts. */
+static void test_forget(void)
+{
+    cpu_set_t allowed;
+    CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+    int core = sched_getcpu();
+    pin(core);
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, hog, &core) == 0);
+    for (double end = clock_ms() + 40; clock_ms() < end;)
+        ;
+    CHECK(pthread_join(t, NULL) == 0);
+    wait_forget_core();
+    wait_tick();
+    CHECK(!wait_contended); /* the hog's slices came before */
+    CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
+}
+
 int main(void)
 {
     test_proc_cpu();
     test_less_crowded();
     test_contended();
     test_spin_looks();
+    test_forget();
     printf("test_wait_cpu: %s\n", check_failures ? "FAILED" : "passed");
     return check_failures != 0;
 }
