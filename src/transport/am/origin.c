@@ -398,11 +398,11 @@ uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
     return am_flight_add(rank, AM_WRITTEN_GET, "get");
 }
 
-/* In the backend's chunks; like am_put_nbi, each chunk's send completes
- * the one before, and the last may still be in flight on return. */
+/* In the backend's chunks, whole elements (am_init checks); like am_put_nbi,
+ * each chunk's send completes the one before; the last may be in flight on return. */
 uint64_t am_acc_nbi(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
 {
-    size_t es = acc_elem_size(t), chunk = am.net->acc_chunk - am.net->acc_chunk % es;
+    size_t es = acc_elem_size(t), chunk = am.net->acc_chunk;
     const char *s = src;
     uint64_t ticket = 0;
     for (size_t off = 0; off < bytes; off += chunk) {

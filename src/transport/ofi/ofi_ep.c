@@ -3,11 +3,11 @@
  * backend: it runs none of its handlers (ofi.c handles completions). */
 #include "transport/ofi/ofi.h"
 #include "boot/boot.h"
+#include "base/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 struct ofi_state ofi;
@@ -159,7 +159,8 @@ void ofi_close_all(void)
 static int ofi_env_off(const char *name)
 {
     const char *v = getenv(name);
-    return v && (!strcmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "false") || !strcasecmp(v, "no"));
+    int on;
+    return v && config_parse_bool(v, &on) == 0 && !on;
 }
 
 static void ofi_provider_sizes(void)
