@@ -25,15 +25,16 @@ void futex_wake(_Atomic uint32_t *word, int count)
 }
 
 void (*waitword_poll)(void);
+void (*waitword_sleeping)(void);
 
 /* Of a wait's spins, one in this many polls the network. */
 #define WAITWORD_POLL_EVERY 4
 
 void waitword_wait_change(waitword_t *ww, uint32_t old)
 {
-    void (*poll)(void) = waitword_poll;
+    void (*poll)(void) = waitword_poll, (*sleeping)(void) = waitword_sleeping;
     if (poll && rt_on_server) /* a thread-local: read only with a network */
-        poll = NULL;
+        poll = sleeping = NULL;
     uint32_t now;
     for (uint32_t i = 0; wait_spin_on(i); i++) {
         if ((now = atom_load_acquire(&ww->value)) != old) {
@@ -48,8 +49,11 @@ void waitword_wait_change(waitword_t *ww, uint32_t old)
     /* Announce the sleep before checking again: the waker changes value,
      * then reads sleepers, both seq_cst, so one of us sees the other. */
     atom_fetch_add_seq_cst(&ww->sleepers, 1);
-    while ((now = atom_load_seq_cst(&ww->value)) == old)
+    while ((now = atom_load_seq_cst(&ww->value)) == old) {
+        if (sleeping)
+            sleeping();
         futex_wait(&ww->value, old);
+    }
     atom_fetch_sub_seq_cst(&ww->sleepers, 1);
     trace_word(TRACE_SEE, ww, now);
 }

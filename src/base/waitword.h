@@ -26,6 +26,13 @@ void waitword_wait_change(waitword_t *ww, uint32_t old);
  * waiting process serves itself what arrives for it rather than wake its
  * server thread. Set by transport/am while the network is up. */
 extern void (*waitword_poll)(void);
+/* What it does before each sleep of such a wait (at least every
+ * WAIT_SLEEP_MS): the progress of its own sends. A message whose send has
+ * completed may still need its sender's progress to leave (UCX's TCP
+ * transport keeps what the socket did not take, libfabric's tcp provider
+ * what waits for a connection); a process asleep here must not hold up
+ * the ranks that wait for it. Set by transport/am with waitword_poll. */
+extern void (*waitword_sleeping)(void);
 /* Wakes every sleeper of ww; call after changing ww->value (seq_cst). */
 static inline void waitword_wake(waitword_t *ww)
 {

@@ -90,6 +90,13 @@ static void am_serve_poll(void)
     am_serve_try();
 }
 
+static void am_sleeping(void)
+{
+    rt_order_release();
+    am.net->progress(NET_CLIENT);
+    rt_order_acquire();
+}
+
 /* A busy server progresses the backend's watch worker once in this many
  * rounds (and an idle one when its sleep times out or the watch has
  * news). */
@@ -261,6 +268,7 @@ int am_init(void)
         rt_fatal("network backend: its accumulate chunk (%zu) is not a positive multiple of 16", net->acc_chunk);
     am.net = net;
     waitword_poll = am_serve_poll;
+    waitword_sleeping = am_sleeping;
     rt_order_threads = 1;
     if (pthread_create(&am.thread, NULL, am_server_main, NULL) != 0)
         rt_fatal("reach_init: cannot start the server thread");
@@ -279,6 +287,7 @@ void am_finalize(void)
     am.net->signal(NET_SERVER);
     pthread_join(am.thread, NULL);
     waitword_poll = NULL;
+    waitword_sleeping = NULL;
     rt_order_threads = 0;
     am.net->finalize();
     am_free_state();

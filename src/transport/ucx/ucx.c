@@ -141,6 +141,49 @@ static void ux_disconnect(void)
     ux.rkey = NULL;
 }
 
+/* At start-up, before the server thread runs: every worker. */
+static void ux_settle_progress(void)
+{
+    for (int w = 0; w < 3; w++)
+        if (ux.worker[w])
+            ucp_worker_progress(ux.worker[w]);
+}
+
+/* Collective: completes every endpoint's connections. Between two
+ * workers that each have an endpoint to the other (a client's to a
+ * server and that server's to the client, two clients, two watches),
+ * UCX's TCP transport opens two connections and settles them, closing
+ * one, when both sides progress. Left to the job, that happens while it
+ * runs: the process's descriptors and mappings change under it, and a
+ * message sent meanwhile may need its sender's progress after its send
+ * completed, which a process asleep outside the network does not give
+ * (between machines, a barrier's signal so sent was never seen, and the
+ * job waited until it was killed). A flush completes once its endpoint
+ * is connected; a rank that is done keeps its workers going until every
+ * rank is, as the others' connections need them. */
+static void ux_settle(void)
+{
+    ucp_ep_h *lists[] = {ux.ep[UX_C2S], ux.ep[UX_S2C], ux.ep[UX_C2C], ux.watch};
+    size_t n = 0, most = sizeof lists / sizeof lists[0] * (size_t)rt.size;
+    void **reqs = malloc(sizeof(void *) * most);
+    if (!reqs)
+        rt_oom("reach_init", sizeof(void *) * most);
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+        for (int r = 0; r < rt.size; r++) {
+            void *req = lists[l][r] ? ucp_ep_flush_nbx(lists[l][r], &p) : NULL;
+            if (req != NULL && !UCS_PTR_IS_ERR(req))
+                reqs[n++] = req;
+        }
+    for (size_t i = 0; i < n; i++) {
+        while (ucp_request_check_status(reqs[i]) == UCS_INPROGRESS)
+            ux_settle_progress();
+        ucp_request_free(reqs[i]);
+    }
+    free(reqs);
+    boot_barrier_progress(ux_settle_progress);
+}
+
 /* Connects to every other rank from the gathered addresses and keys (and
  * watch addresses, where ranks have them). */
 static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *rkey, size_t klen, void *waddr,
@@ -179,7 +222,7 @@ static int ux_connect(void *saddr, size_t slen, void *caddr, size_t clen, void *
         else if (ux.watch[r])
             ux.watching++;
     }
-    ux_watch_settle();
+    ux_settle();
     if (unwatched > 0)
         rt_error(REACH_SUCCESS, "reach_init",
                  "UCX has no transport with peer failure handling to %d other rank%s (UCX_TLS?): a lost "

@@ -98,7 +98,5 @@ ucs_status_t ux_on_pong(void *arg, const void *header, size_t header_length, voi
                         const ucp_am_recv_param_t *param) REACH_HIDDEN;
 /* Progresses the watch worker, and pings the ranks that are due. */
 unsigned ux_watch_progress(void) REACH_HIDDEN;
-/* Collective: completes the watch endpoints' connections. */
-void ux_watch_settle(void) REACH_HIDDEN;
 
 #endif

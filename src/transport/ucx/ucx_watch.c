@@ -1,8 +1,7 @@
 /* The UCX backend's watch of lost ranks (REACH_PEER_TIMEOUT): a third
  * worker, progressed by the server thread, with an endpoint to every
  * rank's watch in UCX's peer failure mode; the pings it sends there
- * (UX_PING) and their answers (UX_PONG); and, at start-up, the settling
- * of its connections. Calls only ucx_ops.c of the backend. */
+ * (UX_PING) and their answers (UX_PONG). Calls only ucx_ops.c of the backend. */
 #include "transport/ucx/ucx.h"
 #include "boot/boot.h"
 
@@ -94,28 +93,4 @@ unsigned ux_watch_progress(void)
     if (ux.pings)
         wait_watch_round(ux.pings, &ux.next_ping, ux_ping, "UCX");
     return events;
-}
-
-static void ux_settle_progress(void)
-{
-    ux_progress(NET_WATCH);
-}
-
-/* Collective: completes the watch endpoints' connections. Else UCX's TCP
- * transport settles them (two connections between a pair, of which one is
- * closed) later, while the job runs, and the process's descriptors and
- * mappings change under it. A rank that is done keeps its watch worker
- * going until every rank is, as the others' connections need it. */
-void ux_watch_settle(void)
-{
-    ucp_request_param_t p = {.op_attr_mask = 0};
-    for (int r = 0; ux.worker[NET_WATCH] && r < rt.size; r++) {
-        void *req = ux.watch[r] ? ucp_ep_flush_nbx(ux.watch[r], &p) : NULL;
-        if (req == NULL || UCS_PTR_IS_ERR(req))
-            continue;
-        while (ucp_request_check_status(req) == UCS_INPROGRESS)
-            ux_settle_progress();
-        ucp_request_free(req);
-    }
-    boot_barrier_progress(ux_settle_progress);
 }
