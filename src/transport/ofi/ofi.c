@@ -496,7 +496,7 @@ static void ofi_settle_progress(void)
  * rank, and its pool of send buffers on an endpoint's first send (1 MB at
  * reach's sizes, ofi_provider_sizes); made here,
  * they are not made seconds into the job, under it, by the watch's first
- * round (as ux_watch_settle does for UCX's connections). */
+ * round (as ux_settle does for UCX's connections). */
 static void ofi_watch_settle(void)
 {
     ofi_req_t **pings = calloc((size_t)rt.size, sizeof *pings);
