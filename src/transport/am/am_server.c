@@ -170,9 +170,9 @@ void *am_server_main(void *arg)
          * others release by remote atomics, it looks again each ms. */
         int woken = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, retrying ? 1 : am.net->idle_ms());
         rt_stat_inc(&rt.stats.server_wakeups);
+        futex_mutex_lock(&am.serve);
         if (woken == 0 || (pfd[1].fd >= 0 && pfd[1].revents != 0)) /* not on the way to a request */
             am.net->progress(NET_WATCH);
-        futex_mutex_lock(&am.serve);
     }
     futex_mutex_unlock(&am.serve);
     return NULL;

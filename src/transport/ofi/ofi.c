@@ -336,13 +336,9 @@ static void ofi_failed(int w)
     if (n != 1)
         rt_fatal("libfabric: an operation failed, and reading why failed too: %s", fi_strerror((int)-n));
     ofi_req_t *r = e.op_context;
-    if (w == NET_WATCH) { /* a ping (its rank is lost), or a receive (posted again) */
-        if (r && r->kind == OFI_REQ_RECV) {
-            ofi_post_recv(w, r);
-        } else if (r) {
-            ofi_watch_failed(r->rank, e.err);
-            ofi_req_done(r);
-        }
+    if (r && r->kind == OFI_REQ_PING) { /* its rank is lost */
+        ofi_watch_failed(r->rank, e.err);
+        ofi_req_done(r);
         return;
     }
     if (r && r->keep) {
@@ -440,6 +436,8 @@ static void ofi_finalize(void)
  * has data, and the sleep is bounded (ofi_idle_ms). */
 static int ofi_arm(net_worker_t w)
 {
+    if (w == NET_WATCH) /* no endpoint: nothing arrives */
+        return 1;
     struct fid *f = &ofi.w[w].cq->fid;
     if (ofi.w[w].head != ofi.w[w].tail)
         return 0;
@@ -449,7 +447,7 @@ static int ofi_arm(net_worker_t w)
 
 static int ofi_fd(net_worker_t w)
 {
-    return ofi.w[w].fd;
+    return w == NET_WATCH ? -1 : ofi.w[w].fd;
 }
 
 /* See ofi_arm: a sleeping worker looks again at least this often. */
@@ -460,16 +458,17 @@ static int ofi_idle_ms(void)
 
 static void ofi_signal(net_worker_t w)
 {
-    if (ofi.w[w].fd >= 0)
+    if (w != NET_WATCH && ofi.w[w].fd >= 0)
         fi_cq_signal(ofi.w[w].cq);
 }
 
 static unsigned ofi_progress(net_worker_t w)
 {
-    unsigned events = ofi_progress_worker(w);
-    if (w == NET_WATCH)
+    if (w == NET_WATCH) {
         ofi_watch_round();
-    return events;
+        return 0;
+    }
+    return ofi_progress_worker(w);
 }
 
 static const char *ofi_describe(void)
@@ -487,16 +486,17 @@ static const char *ofi_describe(void)
 
 static void ofi_settle_progress(void)
 {
-    ofi_progress_worker(NET_WATCH);
+    ofi_progress_worker(NET_SERVER);
 }
 
 /* Collective: the watch's first ping to each rank it watches, sent and
- * complete, then a barrier that keeps the watch going for the ranks still
- * at it. Over tcp the provider makes a connection on the first send to a
- * rank, and its pool of send buffers on an endpoint's first send (1 MB at
- * reach's sizes, ofi_provider_sizes); made here,
- * they are not made seconds into the job, under it, by the watch's first
- * round (as ux_settle does for UCX's connections). */
+ * complete, then a barrier that keeps the servers' endpoints going for
+ * the ranks still at it (the server threads do not run yet). Over tcp the
+ * provider makes a connection on the first send to a rank, and its pool
+ * of send buffers on an endpoint's first send (1.5 MB at reach's sizes,
+ * ofi_provider_sizes); made here, they are not made seconds into the
+ * job, under it, by the watch's first round (as ux_settle does for UCX's
+ * connections). */
 static void ofi_watch_settle(void)
 {
     ofi_req_t **pings = calloc((size_t)rt.size, sizeof *pings);
@@ -507,11 +507,11 @@ static void ofi_watch_settle(void)
             continue;
         ofi_req_t *q = pings[r] = ofi_ping_new(r);
         q->keep = 1;
-        ofi_post_send(NET_WATCH, ofi.addr[r][NET_WATCH], q->buf, sizeof(ofi_wire_t), q, r);
+        ofi_post_send(NET_SERVER, ofi.addr[r][NET_SERVER], q->buf, sizeof(ofi_wire_t), q, r);
     }
     for (int r = 0; r < rt.size; r++)
         while (pings[r] && !ofi_test(pings[r], "ping", r))
-            ofi_progress_worker(NET_WATCH);
+            ofi_progress_worker(NET_SERVER);
     free(pings);
     boot_barrier_progress(ofi_settle_progress);
 }

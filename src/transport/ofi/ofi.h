@@ -46,9 +46,10 @@ _Static_assert(OFI_INJECT + 128 <= OFI_PROVIDER_BUFFER, "an injected message fit
  * medians of 3 sittings). */
 #define OFI_ACC_CHUNK ((size_t)16 << 10)
 _Static_assert(OFI_ACC_CHUNK % 16 == 0 && OFI_ACC_CHUNK + 512 <= OFI_PROVIDER_EAGER, "a chunk fits the eager limit");
-/* The endpoints: one per worker (net.h's NET_CLIENT, NET_SERVER,
- * NET_WATCH). */
-#define OFI_WORKERS 3
+/* The endpoints: the client's and the server's (net.h's NET_CLIENT,
+ * NET_SERVER). The watch (NET_WATCH) has none: its pings travel between
+ * the servers' endpoints (ofi_watch.c). */
+#define OFI_WORKERS 2
 /* Receive buffers kept posted per endpoint. */
 #define OFI_RECVS 16
 #define OFI_ENDED "; that rank has ended without reach_finalize (killed, crashed or exited)"
@@ -83,7 +84,7 @@ typedef struct ofi_wire {
 
 /* A request of the backend's: the completion queue's context is its
  * first member. */
-enum { OFI_REQ_SEND, OFI_REQ_RNDV, OFI_REQ_RNDV_READ, OFI_REQ_GET, OFI_REQ_AMO, OFI_REQ_RECV };
+enum { OFI_REQ_SEND, OFI_REQ_RNDV, OFI_REQ_RNDV_READ, OFI_REQ_GET, OFI_REQ_AMO, OFI_REQ_RECV, OFI_REQ_PING };
 typedef struct ofi_req {
     struct fi_context2 ctx;
     int kind;

@@ -63,7 +63,7 @@ static int ofi_open_worker(int w, const char **step)
     struct fi_cq_attr ca = {.format = FI_CQ_FORMAT_MSG, .wait_obj = FI_WAIT_FD, .size = 1024};
     int rc;
     ofi.w[w].fd = -1;
-    ofi.w[w].rlen = w == NET_WATCH ? sizeof(ofi_wire_t) : OFI_EAGER;
+    ofi.w[w].rlen = OFI_EAGER;
     if ((rc = fi_endpoint(ofi.domain, ofi.info, &ofi.w[w].ep, NULL)) != 0)
         *step = "fi_endpoint";
     else if ((rc = fi_cq_open(ofi.domain, &ca, &ofi.w[w].cq, NULL)) != 0)
