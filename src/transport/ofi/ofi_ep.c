@@ -150,6 +150,12 @@ void ofi_close_all(void)
  *   the user turned either off, the buffers are left at the provider's
  *   size. They hold reach's injected messages (OFI_INJECT).
  *   docs/benchmarks.md, "Memory", has the figures.
+ * - FI_OFI_RXM_TX_SIZE, the sends an endpoint may have in the layer at
+ *   once, each with a bounce buffer of its send pool: 2048 by default,
+ *   256 here (1.3 MB less a process after traffic, at 4 ranks between two
+ *   machines). A send beyond them is refused (-FI_EAGAIN) and posted
+ *   again after progress (ofi_post_send); a send leaves the layer once
+ *   the socket has taken it.
  * - FI_OFI_RXM_CM_PROGRESS_INTERVAL, how often (us) the layer's progress
  *   also reads its connection events: 10 ms by default. A connection is
  *   made on the first send between two endpoints, and until its events
@@ -170,6 +176,7 @@ static void ofi_provider_sizes(void)
     setenv("FI_OFI_RXM_MSG_RX_SIZE", "16", 0);
     setenv("FI_OFI_RXM_EAGER_LIMIT", size, 0);
     setenv("FI_OFI_RXM_RX_SIZE", "64", 0);
+    setenv("FI_OFI_RXM_TX_SIZE", "256", 0);
     setenv("FI_OFI_RXM_CM_PROGRESS_INTERVAL", "100", 0);
     if (!ofi_env_off("FI_OFI_RXM_ENABLE_DYN_RBUF") && !ofi_env_off("FI_OFI_RXM_ENABLE_DIRECT_SEND")) {
         snprintf(size, sizeof size, "%zu", OFI_PROVIDER_BUFFER);
