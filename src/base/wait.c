@@ -161,21 +161,16 @@ void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), c
     for (int r = 0; r < rt.size; r++) {
         wait_ping_t *p = &pings[r];
         if (!wait_watched(r) || wait_peer_gone(r)) {
-            *p = (wait_ping_t){0, 0};
+            p->since = 0;
         } else if (p->since != 0 && now - p->since >= rt.cfg.peer_timeout) {
             char why[128];
             snprintf(why, sizeof why, "%s: rank %d has not answered the watch's ping for %.1f s", net, r,
                      now - p->since);
             wait_peer_lost(r, why);
-        } else if (!p->posted) {
-            int took = ping(r);
-            if (took < 0) {
-                *p = (wait_ping_t){0, 0};
-            } else {
-                p->posted = took;
-                if (p->since == 0) /* (also when the backend could not take it: that can last) */
-                    p->since = now;
-            }
+        } else if (ping(r) < 0) {
+            p->since = 0;
+        } else if (p->since == 0) { /* (also when the backend could not take it: that can last) */
+            p->since = now;
         }
     }
 }

@@ -232,20 +232,21 @@ void wait_forget_lost(void) REACH_HIDDEN;
  * (REACH_PEER_TIMEOUT), and their server threads answer: a machine or a
  * link that is down then shows as silence, which neither a connection
  * reset nor /proc can show. By rank: when its unanswered ping was first
- * tried (0: none is out), and whether the backend took it. */
+ * tried (0: none is out). */
 typedef struct wait_ping {
     double since;
-    int posted;
 } wait_ping_t;
 /* 1 if a backend's watch pings rank: REACH_PEER_TIMEOUT is on, and /proc
  * cannot see rank's process (or REACH_PEER_PROC is off). */
 int wait_watched(int rank) REACH_HIDDEN;
 /* Called by the watch's thread as often as it likes. While the checks are
  * on (wait_start_checks), once a quarter of REACH_PEER_TIMEOUT (*next
- * holds when), it pings each rank to watch that has no ping out. ping
- * gives 1 once the backend took the ping, 0 to try again next round, -1
- * if the backend cannot ping that rank (it is then not watched). A rank
- * whose ping is still unanswered REACH_PEER_TIMEOUT after it was first
+ * holds when), it pings each rank to watch, again each round until one
+ * is answered: an answer the rank's backend dropped (it cannot hold its
+ * server thread while a link is down) is asked for again. ping gives 1
+ * once the backend took the ping, 0 if it could not now, -1 if the
+ * backend cannot ping that rank (it is then not watched). A rank whose
+ * pings are still unanswered REACH_PEER_TIMEOUT after the first was
  * tried is lost (wait_peer_lost, naming net). */
 void wait_watch_round(wait_ping_t *pings, double *next, int (*ping)(int rank), const char *net) REACH_HIDDEN;
 /* A ping to rank, or its answer, could not be sent (why): rank is lost. */
@@ -253,7 +254,7 @@ void wait_watch_failed(int rank, const char *net, const char *why) REACH_HIDDEN;
 /* rank answered a ping. */
 static inline void wait_watch_answered(wait_ping_t *pings, int rank)
 {
-    pings[rank] = (wait_ping_t){0, 0};
+    pings[rank] = (wait_ping_t){0};
 }
 
 #endif

@@ -90,6 +90,9 @@ static void am_serve_poll(void)
     am_serve_try();
 }
 
+/* (Called only by waits of the application thread's own, none of which
+ * runs inside a handler of the client worker: progressing that worker
+ * from its own callback is not allowed.) */
 static void am_sleeping(void)
 {
     rt_order_release();
@@ -97,9 +100,9 @@ static void am_sleeping(void)
     rt_order_acquire();
 }
 
-/* A busy server progresses the backend's watch worker once in this many
- * rounds (and an idle one when its sleep times out or the watch has
- * news). */
+/* A busy server runs the backend's watch once in this many rounds (and an
+ * idle one when its sleep times out or the watch has news), always while
+ * it holds am.serve: libfabric's watch shares the server's endpoint. */
 #define AM_WATCH_EVERY 4096
 
 /* The kernel's struct sched_attr, its first version (48 bytes). */

@@ -1,13 +1,13 @@
-/* The libfabric backend of net.h: one RDM endpoint per worker (client,
- * server and watch: ofi_watch.c), each with its own completion queue whose
- * wait object is a file descriptor, so that a sleeping thread wakes on it.
+/* The libfabric backend of net.h: one RDM endpoint per worker, the
+ * client's and the server's (the watch has none: ofi_watch.c), each with
+ * its own completion queue whose wait object is a file descriptor, so
+ * that a sleeping thread wakes on it.
  * One address vector holds every endpoint of every rank. The arena is registered once; its
  * key and base go to every rank.
  *
  * Messages carry a small header of the backend's (ofi_wire_t: channel,
  * kind, lengths) before the protocol's header and data. Each endpoint
- * keeps OFI_RECVS receive buffers posted, of OFI_EAGER bytes (the
- * watch's: one wire header). A message
+ * keeps OFI_RECVS receive buffers posted, of OFI_EAGER bytes. A message
  * that fits is sent by fi_inject (up to OFI_INJECT bytes, where the
  * provider takes that much) or from a private copy, so the caller's data
  * may be reused at once; a larger one goes by rendezvous: the sender
@@ -492,11 +492,13 @@ static void ofi_settle_progress(void)
 /* Collective: the watch's first ping to each rank it watches, sent and
  * complete, then a barrier that keeps the servers' endpoints going for
  * the ranks still at it (the server threads do not run yet). Over tcp the
- * provider makes a connection on the first send to a rank, and its pool
- * of send buffers on an endpoint's first send (1.5 MB at reach's sizes,
- * ofi_provider_sizes); made here, they are not made seconds into the
- * job, under it, by the watch's first round (as ux_settle does for UCX's
- * connections). */
+ * provider makes a connection on the first send to a rank, and its pools
+ * of send buffers on an endpoint's first send (ofi_provider_sizes); made
+ * here, they are not made seconds into the job, under it, by the watch's
+ * first round (as ux_settle does for UCX's connections). The last barrier
+ * keeps every rank here until all have left the progress of their
+ * servers' endpoints, which the protocol's requests must not reach before
+ * am_init has made its state. */
 static void ofi_watch_settle(void)
 {
     ofi_req_t **pings = calloc((size_t)rt.size, sizeof *pings);
@@ -514,6 +516,7 @@ static void ofi_watch_settle(void)
             ofi_progress_worker(NET_SERVER);
     free(pings);
     boot_barrier_progress(ofi_settle_progress);
+    boot_barrier();
 }
 
 static int ofi_start(void *base, size_t len, const net_upcalls_t *up)

@@ -152,11 +152,11 @@ void ofi_close_all(void) REACH_HIDDEN;
 int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_t *key) REACH_HIDDEN;
 /* Posts receive request r at worker w (again). */
 void ofi_post_recv(int w, ofi_req_t *r) REACH_HIDDEN;
-/* ofi_watch.c: the watch (the server thread's), after each progress of
- * its worker: keeps the client's sends moving, and pings the ranks that
+/* ofi_watch.c: the watch (the server thread's, under am.serve), each time
+ * it runs: keeps the client's sends moving, and pings the ranks that
  * /proc cannot see. */
 void ofi_watch_round(void) REACH_HIDDEN;
-/* At the watch worker: a ping (got bytes) answered, an answer heard. */
+/* At the server's endpoint: a ping (got bytes) answered, an answer heard. */
 void ofi_watch_arrived(const ofi_wire_t *m, size_t got) REACH_HIDDEN;
 /* A ping to rank, not yet posted: its request, the message in its buffer
  * (sizeof(ofi_wire_t) bytes). */

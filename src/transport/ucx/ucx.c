@@ -144,9 +144,8 @@ static void ux_disconnect(void)
 /* At start-up, before the server thread runs: every worker. */
 static void ux_settle_progress(void)
 {
-    for (int w = 0; w < 3; w++)
-        if (ux.worker[w])
-            ucp_worker_progress(ux.worker[w]);
+    for (int w = NET_CLIENT; w <= NET_WATCH; w++)
+        ux_progress((net_worker_t)w);
 }
 
 /* Collective: completes every endpoint's connections. Between two
