@@ -16,11 +16,14 @@ apt-get install -y -qq --no-install-recommends \
     procps python3 python3-matplotlib ucx-utils libfabric-bin iproute2 util-linux \
     libglobalarrays-dev libarmci-mpi-dev \
     libscalapack-mpich-dev libscalapack-openmpi-dev libopenblas-dev libgfortran-12-dev \
+    gfortran dpkg-dev nwchem-mpich \
     mmdebstrap >/dev/null
 # Global Arrays as Debian builds it (libga-mpich.a, libga-openmpi.a) and the
 # ARMCI it was built against (ARMCI-MPI) are the consumer tests' programs
 # and ga-bench's baseline; linking them needs ScaLAPACK, LAPACK, BLAS and
 # the Fortran runtime.
+# scripts/nwchem.sh builds NWChem from Debian's source package (gfortran,
+# dpkg-source) and runs Debian's prebuilt nwchem-mpich as its baseline.
 # ucx-utils (ucx_perftest) and libfabric-bin (fi_pingpong) measure the two
 # networks' own round trips that docs/benchmarks.md sets beside reach's.
 # iproute2 (ip, tc) and util-linux (unshare) make the emulated machines of

@@ -1,7 +1,8 @@
 /* Resources do not grow with use: 1000 collective allocations and frees
  * (of 64 B to 1 MiB, each used by a put to the next rank) leave every
  * process with the file descriptors and memory mappings it had before
- * them; each starts zeroed, a reused block too; and holding more mutexes
+ * them; each starts zeroed, a reused block too; a request beyond the
+ * memory limit leaves the freed blocks kept; and holding more mutexes
  * at once than a process may is a clear error, not a crash or a hang. */
 #include "reach.h"
 #include "mpi_check.h"
@@ -161,6 +162,18 @@ static void reuse(int me, void **bases)
     char *again = reach_malloc_local(40 * mib);
     CHECK(again == work);
     CHECK(again == NULL || reach_free_local(again) == REACH_SUCCESS);
+
+    /* A request beyond the limit is refused and leaves the kept blocks
+     * alone: Global Arrays' GA_Dgemm asks for its whole memory limit first,
+     * then for less (86 times in NWChem's h2o test). */
+    CHECK(reach_set_shm_limit(48 * mib) == REACH_SUCCESS);
+    CHECK(reach_malloc_local(48 * mib + 96) == NULL);
+    CHECK(reach_malloc_local(48 * mib + 96) == NULL);
+    CHECK_EQ_LL(resident(work, 40 * mib), 40 * mib / 4096);
+    again = reach_malloc_local(40 * mib);
+    CHECK(again == work);
+    CHECK(again == NULL || reach_free_local(again) == REACH_SUCCESS);
+    CHECK(reach_set_shm_limit(0) == REACH_SUCCESS);
 }
 
 int main(int argc, char **argv)

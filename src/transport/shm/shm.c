@@ -255,10 +255,12 @@ void *shm_arena_base(void)
     return arena.base;
 }
 
-/* What REACH_SHM_LIMIT (limit) leaves of this process's arena. */
-static size_t shm_left(size_t limit)
+/* What REACH_SHM_LIMIT (limit) leaves of this process's arena, counting
+ * the blocks kept in the cache (cached nonzero) or not. */
+static size_t shm_left(size_t limit, int cached)
 {
-    return limit > arena.heap.in_use ? limit - arena.heap.in_use : 0;
+    size_t held = arena.heap.in_use - (cached ? 0 : cache.bytes);
+    return limit > held ? limit - held : 0;
 }
 
 int shm_alloc(const char *call, size_t len, int kind, void **ptr)
@@ -268,12 +270,27 @@ int shm_alloc(const char *call, size_t len, int kind, void **ptr)
     size_t off;
     size_t limit = rt.cfg.shm_limit;
     char a[32], b[32], c[32];
-    if (limit && len > shm_left(limit))
-        shm_cache_flush();
-    size_t left = shm_left(limit);
-    if (limit && len > left)
-        return rt_error(REACH_ERR_NOMEM, call, "asked %s of shared memory, REACH_SHM_LIMIT=%s leaves %s available",
-                        rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, limit), rt_size_str(c, sizeof c, left));
+    /* The limit is on what the program holds. A request beyond it leaves
+     * the cache alone: Global Arrays' GA_Dgemm asks for its whole limit
+     * first and takes less when refused, and a cache emptied by each such
+     * refusal made it commit its 24 MiB buffer anew in every call (86
+     * times in NWChem's h2o test). The cached blocks count only against
+     * what is committed: the oldest go back until the block fits. */
+    if (limit && len > shm_left(limit, 0)) {
+        /* Each local refusal of a process is reported once: Global Arrays
+         * asks again, smaller, whenever it is refused. */
+        static int local_reported;
+        if (kind == SHM_BLOCK_LOCAL && local_reported++)
+            return REACH_ERR_NOMEM;
+        return rt_error(REACH_ERR_NOMEM, call,
+                        "asked %s of shared memory, the limit of %s (REACH_SHM_LIMIT, or set by the program) "
+                        "leaves %s available%s",
+                        rt_size_str(a, sizeof a, len), rt_size_str(b, sizeof b, limit),
+                        rt_size_str(c, sizeof c, shm_left(limit, 0)),
+                        kind == SHM_BLOCK_LOCAL ? " (this process's later refusals are not reported)" : "");
+    }
+    while (limit && cache.count > 0 && len > shm_left(limit, 1))
+        shm_release(shm_cache_remove(0));
     if (heap_alloc(&arena.heap, len, kind, &off) != 0 &&
         !(shm_cache_flush() && heap_alloc(&arena.heap, len, kind, &off) == 0))
         return rt_error(REACH_ERR_NOMEM, call,

@@ -1,0 +1,285 @@
+#!/bin/bash
+# nwchem.sh [OPTIONS]: NWChem, the application Global Arrays exists for,
+# built from Debian's source package against an installed reach, and run
+# through NWChem's own QA tests beside Debian's prebuilt nwchem-mpich.
+#
+#   --prefix DIR   the installed reach to build against (default: the
+#                  build folder build/, installed into WORK/prefix)
+#   --work DIR     where the source, the build and the runs go (default
+#                  build-nwchem/, or $NWCHEM_WORK)
+#   --np LIST      process counts (default "1 2 4"; the paths across
+#                  nodes and machines run from 2)
+#   --paths LIST   which runs (default all):
+#                    armci-mpi      Debian's nwchem-mpich (Global Arrays on
+#                                   ARMCI-MPI, ARMCI_USE_WIN_ALLOCATE=0),
+#                                   at no more ranks than cores
+#                    node           reach, one node
+#                    ucx, ofi       reach, every rank its own node
+#                                   (REACH_NODE_SIZE=1), over UCX or
+#                                   libfabric's tcp provider
+#                    machines-ucx,  reach between two emulated machines
+#                    machines-ofi   (scripts/two-machines.sh; needs root)
+#   --tests LIST   tests (default: nine of NWChem's QA tests, and
+#                  tests/nwchem/benzene_dft, a B3LYP/6-31G* energy whose
+#                  reference is the lines nwparse.pl reads of Debian's
+#                  nwchem-mpich output)
+#   --build-only   build and check the binary, run nothing
+#
+# Steps, each skipped when its result is there:
+# 1. reach installed into WORK/prefix (cmake --install), unless --prefix.
+# 2. NWChem's source: `apt-get source nwchem` (7.0.2 on Debian 12, with
+#    Debian's patches), adding a deb-src entry for bookworm if apt has none.
+# 3. NWChem built with Debian's settings (debian/rules, its MPICH flavour)
+#    and the fewest modules the tests need (nwdft pulls in SCF, gradients,
+#    properties and Hessians), against Debian's own Global Arrays
+#    (libglobalarrays-dev, libga-mpich.a) as Debian's nwchem-mpich is. Only
+#    the link differs: reach's libarmci.so from PREFIX in place of
+#    ARMCI-MPI's libarmci-mpich.a, named by its path (ga-config's
+#    -L/usr/lib/x86_64-linux-gnu would find Debian's libarmci.a first) and
+#    found through the binary's run path. The script checks with ldd and nm
+#    that the binary loads PREFIX's libarmci and holds no ARMCI of its own.
+# 4. Each path and process count runs the tests through NWChem's
+#    QA/runtests.mpi.unix, which compares each output with the shipped one
+#    by NWChem's nwparse.pl. reach's runs set REACH_STATS=1; the script
+#    checks that every rank printed reach's line, and on the paths across
+#    nodes that every rank sent messages over the network.
+#
+# Prints a table (test by path and process count: OK and wall seconds, or
+# FAILED) and writes it to WORK/results.md. Exits 1 if any of reach's runs
+# failed. A failure of the baseline is shown, not counted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=${NWCHEM_WORK:-$root/build-nwchem}
+prefix="" nps="1 2 4" build_only=0
+paths="armci-mpi node ucx ofi machines-ucx machines-ofi"
+tests="h2o small_intchk dft_he2+ prop_h2o prop_uhf_h2o h2o_dk tagcheck testtab startag benzene_dft"
+while [ $# -gt 0 ]; do
+    case $1 in
+    --prefix) prefix=$(realpath "$2"); shift 2 ;;
+    --work) work=$(realpath -m "$2"); shift 2 ;;
+    --np) nps=$2; shift 2 ;;
+    --paths) paths=$2; shift 2 ;;
+    --tests) tests=$2; shift 2 ;;
+    --build-only) build_only=1; shift ;;
+    *) echo "scripts/nwchem.sh: unknown option \"$1\" (see the script's first lines)" >&2; exit 2 ;;
+    esac
+done
+for p in $paths; do
+    case $p in
+    armci-mpi|node|ucx|ofi|machines-ucx|machines-ofi) ;;
+    *) echo "scripts/nwchem.sh: unknown path \"$p\"" >&2; exit 2 ;;
+    esac
+done
+say() { echo "== nwchem: $*"; }
+die() { echo "scripts/nwchem.sh: $*" >&2; exit 1; }
+mkdir -p "$work"
+src=$work/nwchem-7.0.2
+cores=$(getconf _NPROCESSORS_ONLN)
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+# two-machines.sh's helpers, if named, as the runs' own folders see them.
+for v in TM_PRELOAD TM_RELAY; do
+    [ -n "${!v:-}" ] && export "$v=$(realpath "${!v}")"
+done
+
+# ---- 1. reach, installed -------------------------------------------------------
+if [ -z "$prefix" ]; then
+    prefix=$work/prefix
+    say "installing reach from build/ into $prefix"
+    [ -f build/CMakeCache.txt ] || cmake -S . -B build -G Ninja >/dev/null
+    cmake --build build >/dev/null
+    cmake --install build --prefix "$prefix" >/dev/null
+fi
+libarmci=$(ls "$prefix"/lib*/libarmci.so 2>/dev/null | head -1)
+[ -n "$libarmci" ] || die "no libarmci.so under $prefix (an installed reach)"
+
+# ---- 2. NWChem's source ----------------------------------------------------------
+if [ ! -f "$src/debian/rules" ]; then
+    say "fetching NWChem's source (apt-get source nwchem)"
+    if ! apt-get source --print-uris nwchem >/dev/null 2>&1; then
+        [ "$(id -u)" = 0 ] || die "apt has no deb-src entry for nwchem; adding one needs root"
+        cat >/etc/apt/sources.list.d/reach-deb-src.sources <<'EOF'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+        apt-get update -qq
+    fi
+    rm -rf "$work/fetch" "$src"
+    mkdir -p "$work/fetch"
+    (cd "$work/fetch" && apt-get source --download-only nwchem >/dev/null 2>&1 &&
+        dpkg-source -x nwchem_*.dsc "$src" >/dev/null) || die "apt-get source nwchem failed"
+    rm -rf "$work/fetch"
+fi
+
+# ---- 3. the build ------------------------------------------------------------------
+# debian/rules' settings for its MPICH flavour (NWCHEM_MODULES aside).
+export NWCHEM_TOP=$src NWCHEM_TARGET=LINUX64 USE_64TO32=yes BLAS_SIZE=4
+export BLAS_LIB=-lblas LAPACK_LIB=-llapack USE_SCALAPACK=yes SCALAPACK_SIZE=4
+export NWCHEM_MODULES=nwdft NWCHEM_LONG_PATHS=y LARGE_FILES=TRUE FC=gfortran
+export USE_MPI=y USE_MPIF=y USE_MPIF4=y MPI_LIB=/usr/lib HAS_BLAS=yes
+export BLASOPT="-lblas -llapack" ARMCI_NETWORK=SOCKETS USE_ARUR=yes
+export MPICC=mpicc.mpich MPICXX=mpicxx.mpich MPIF77=mpif77.mpich MPIFC=mpifort.mpich
+export MPIF90=mpif90.mpich MPI_INCLUDE=/usr/include/x86_64-linux-gnu/mpich
+export SCALAPACK=-lscalapack-mpich BLACS=-lscalapack-mpich
+export EXTERNAL_GA_PATH=/usr/lib/x86_64-linux-gnu/ga/mpich LIBDIR=$src/lib/LINUX64
+LIBMPI=""
+for w in $(mpifort.mpich -show); do
+    case $w in -L*|-l*) LIBMPI="$LIBMPI $w" ;; esac
+done
+export LIBMPI LDFLAGS=-pthread
+exe=$work/nwchem.reach
+if [ ! -f "$src/.reach-objects" ]; then
+    say "building NWChem's objects (about 13 minutes on 2 cores)"
+    mkdir -p "$src/bin/LINUX64"
+    log=$work/build.log
+    (
+        cd "$src/src"
+        make nwchem_config
+        make 64_to_32
+        find . \( -name include_stamp -o -name dependencies \) -exec rm -f {} +
+        make -j"$cores"
+        make -C util
+    ) >"$log" 2>&1 || { tail -40 "$log"; die "NWChem's build failed (all of it in $log)"; }
+    touch "$src/.reach-objects"
+fi
+if [ ! -x "$exe" ] || [ "$libarmci" -nt "$exe" ]; then
+    say "linking NWChem against $libarmci"
+    rm -f "$src/bin/LINUX64/nwchem"
+    # Debian's Global Arrays as ga-config --libs names it, ARMCI-MPI's
+    # archive replaced by reach's shared library.
+    (cd "$src/src" && make link GA_LIBS="-lga-mpich -lscalapack-mpich -llapack -lblas $libarmci \
+        -Wl,-rpath,${libarmci%/*}") >"$work/link.log" 2>&1 ||
+        { tail -30 "$work/link.log"; die "NWChem's link failed (all of it in $work/link.log)"; }
+    mv "$src/bin/LINUX64/nwchem" "$exe"
+fi
+loaded=$(env -u LD_LIBRARY_PATH ldd "$exe" | awk '$1 ~ /^libarmci/ {print $3}')
+[ -n "$loaded" ] && [ "$(realpath "$loaded")" = "$(realpath "$libarmci")" ] ||
+    die "$exe loads libarmci from \"$loaded\", not $libarmci"
+# (ARMCI-MPI defines ARMCI_Init as a weak symbol, W.)
+if nm "$exe" | grep -q ' [TtWw] ARMCI_Init$'; then
+    die "$exe holds an ARMCI of its own (ARMCI_Init defined in the binary)"
+fi
+say "$exe loads $loaded (no ARMCI linked in)"
+[ $build_only = 1 ] && exit 0
+
+# ---- 4. the QA runs ------------------------------------------------------------------
+# Each path's launcher, as runtests.mpi.unix calls it: LAUNCHER -np N EXE
+# INPUT. Its settings go to every rank (two-machines.sh passes -genv on).
+launcher() {
+    local path=$1 f=$work/launch-$1 env
+    case $path in
+    armci-mpi) env="ARMCI_USE_WIN_ALLOCATE=0" ;;
+    node) env="REACH_STATS=1" ;;
+    ucx) env="REACH_STATS=1 REACH_NODE_SIZE=1 REACH_NETWORK=ucx" ;;
+    ofi) env="REACH_STATS=1 REACH_NODE_SIZE=1 REACH_NETWORK=ofi REACH_OFI_PROVIDER=tcp" ;;
+    machines-ucx) env="REACH_STATS=1 REACH_NETWORK=ucx" ;;
+    machines-ofi) env="REACH_STATS=1 REACH_NETWORK=ofi REACH_OFI_PROVIDER=tcp" ;;
+    esac
+    env="$env OPENBLAS_NUM_THREADS=1 NWCHEM_BASIS_LIBRARY=$2"
+    {
+        echo '#!/bin/sh'
+        echo "# scripts/nwchem.sh's launcher for the path $path"
+        case $path in
+        machines-*)
+            printf 'exec %s' "$root/scripts/two-machines.sh"
+            for kv in $env; do printf ' -genv %s %s' "${kv%%=*}" "${kv#*=}"; done
+            echo ' -n "$2" "$3" "$4"' ;;
+        *) echo "exec env $env mpiexec.mpich -np \"\$2\" \"\$3\" \"\$4\"" ;;
+        esac
+    } >"$f"
+    chmod +x "$f"
+    echo "$f"
+}
+# reach's own tests join NWChem's, where runtests.mpi.unix looks for them.
+for t in "$root"/tests/nwchem/*/; do
+    t=${t%/}
+    ln -sfn "$t" "$src/QA/tests/${t##*/}"
+done
+results=$work/results.tsv
+: >"$results"
+failed=0
+for path in $paths; do
+    if [ $path = armci-mpi ]; then
+        bin=/usr/bin/nwchem.mpich
+        [ -x $bin ] || die "no $bin (Debian's nwchem-mpich; scripts/install-deps.sh installs it)"
+        basis=/usr/share/nwchem/libraries/
+    else
+        bin=$exe
+        basis=$src/src/basis/libraries/
+    fi
+    for np in $nps; do
+        case $path.$np in
+        ucx.1|ofi.1|machines-*.1) continue ;;
+        esac
+        if [ $path = armci-mpi ] && [ "$np" -gt "$cores" ]; then
+            # MPICH busy-polls: beyond a rank a core, its calls take a
+            # scheduler slice each (h2o: 92 s at 4 ranks on 2 cores, 0.3 s
+            # at 2), which would time the machine, not ARMCI-MPI.
+            say "armci-mpi at np $np skipped: more ranks than the $cores cores"
+            continue
+        fi
+        for t in $tests; do
+            [ -f "$src/QA/tests/$t/$t.nw" ] || die "no test $t in $src/QA/tests or tests/nwchem"
+            dir=$work/qa/$path-np$np/$t
+            rm -rf "$dir"
+            mkdir -p "$dir"
+            ln -s "$src/QA/tests" "$dir/tests"
+            start=$(date +%s.%N)
+            status=OK
+            (cd "$dir" && NWCHEM_EXECUTABLE=$bin MPIRUN_PATH=$(launcher $path "$basis") MPIRUN_NPOPT=-np \
+                NWPARSE=$src/QA/nwparse.pl \
+                "$src/QA/runtests.mpi.unix" procs "$np" "$t" >run.log 2>&1) || status=FAILED
+            secs=$(echo "$start $(date +%s.%N)" | awk '{printf "%.1f", $2 - $1}')
+            out=$dir/testoutputs/$t.out
+            if [ $status = OK ] && [ $path != armci-mpi ]; then
+                # reach was loaded by every rank, and used the network where
+                # the path crosses one.
+                ranks=$(grep -c '^reach stats rank' "$out" || true)
+                [ "$ranks" = "$np" ] || status="FAILED (reach's statistics from $ranks of $np ranks)"
+                if [ $path != node ] && [ "$status" = OK ] &&
+                    grep '^reach stats rank' "$out" | grep -q ' messages=0 '; then
+                    status="FAILED (a rank sent nothing over the network)"
+                fi
+            fi
+            printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$path" "$np" "$status" "$secs" >>"$results"
+            printf '%-14s %-13s np %s  %-8s %6s s\n' "$t" "$path" "$np" "$status" "$secs"
+            if [ "$status" != OK ]; then
+                tail -20 "$dir/run.log"
+                [ $path = armci-mpi ] || failed=$((failed + 1))
+            fi
+        done
+    done
+done
+
+# ---- the table -----------------------------------------------------------------------
+python3 - "$results" "$work/results.md" <<'EOF'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+cols = []
+for _, path, np, _, _ in rows:
+    if (path, np) not in cols:
+        cols.append((path, np))
+tests = list(dict.fromkeys(r[0] for r in rows))
+cell = {(t, p, n): (s, secs) for t, p, n, s, secs in rows}
+out = ["| test | " + " | ".join(f"{p} np {n}" for p, n in cols) + " |",
+       "|---|" + "---|" * len(cols)]
+for t in tests:
+    row = []
+    for p, n in cols:
+        s, secs = cell.get((t, p, n), ("", ""))
+        row.append(f"{secs} s" if s == "OK" else s)
+    out.append(f"| {t} | " + " | ".join(row) + " |")
+tot = []
+for p, n in cols:
+    c = [cell[(t, p, n)] for t in tests if (t, p, n) in cell]
+    ok = sum(1 for s, _ in c if s == "OK")
+    tot.append(f"{ok}/{len(c)}, {sum(float(x) for _, x in c):.1f} s")
+out.append("| all | " + " | ".join(tot) + " |")
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+print("\n".join(out))
+EOF
+say "$failed of reach's runs failed; the table is in $work/results.md"
+[ $failed -eq 0 ]
