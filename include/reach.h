@@ -113,7 +113,9 @@ REACH_API int reach_free(void *base);
 REACH_API void *reach_malloc_local(size_t bytes);
 REACH_API int reach_free_local(void *ptr);
 /* Most shared memory this process may allocate from now on (0: no limit
- * but the machine's); the same as REACH_SHM_LIMIT. */
+ * but the machine's); the same as REACH_SHM_LIMIT. A request beyond it
+ * fails and leaves the freed blocks reach keeps for reuse, which count
+ * against the limit only when a new block needs their room. */
 REACH_API int reach_set_shm_limit(size_t bytes);
 
 /* ---- contiguous transfers ---------------------------------------------- */

@@ -25,6 +25,10 @@
 #      and lock algorithm, window epochs and the LU kernel at 2 to 32
 #      processes, replayed under LogGP models and projected to 4096 nodes:
 #      scale.md and its plots in scale/ (docs/scale.md: up to 64).
+#   6. NWChem: report.md ends with the table of the last run of
+#      scripts/nwchem.sh (build-nwchem/results.md), if there is one. That
+#      script builds NWChem in about 12 minutes, more than this job's
+#      budget, so this job does not run it.
 #
 #   scripts/bench.sh [--quick] [--out DIR]
 #
@@ -125,6 +129,18 @@ if [ -x build/ga-bench ]; then
     step "beside busy neighbours"
 fi
 /usr/bin/python3 tools/reach-report.py "$out"
+{
+    echo
+    echo "## NWChem"
+    echo
+    if [ -f build-nwchem/results.md ]; then
+        cat build-nwchem/results.md
+    else
+        echo "No run of scripts/nwchem.sh here (it builds NWChem from Debian's source package in about"
+        echo "12 minutes, then runs its QA tests on reach and on Debian's nwchem-mpich); docs/benchmarks.md"
+        echo "(\"NWChem\") has a reference run."
+    fi
+} >>"$out/report.md"
 scripts/scale.sh $quick build build/scale "$out/scale.md"
 step "reach at scale"
 now=$(date +%s)
