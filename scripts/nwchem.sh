@@ -205,6 +205,16 @@ for t in "$root"/tests/nwchem/*/; do
     t=${t%/}
     ln -sfn "$t" "$src/QA/tests/${t##*/}"
 done
+# The paths between machines need namespaces (root): where they cannot be
+# made, they are left out and said so, unless TM_REQUIRED=1 (CI).
+case " $paths " in
+*" machines-"*)
+    if ! why=$(scripts/two-machines.sh -n 2 true 2>&1); then
+        [ "${TM_REQUIRED:-0}" = 1 ] && die "two-machines.sh cannot run here: $why"
+        say "no runs between machines: $why"
+        paths=$(echo "$paths" | tr ' ' '\n' | grep -v '^machines-' | tr '\n' ' ')
+    fi ;;
+esac
 results=$work/results.tsv
 : >"$results"
 failed=0
