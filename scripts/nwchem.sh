@@ -10,9 +10,12 @@
 #   --np LIST      process counts (default "1 2 4"; the paths across
 #                  nodes and machines run from 2)
 #   --paths LIST   which runs (default all):
-#                    armci-mpi      Debian's nwchem-mpich (Global Arrays on
-#                                   ARMCI-MPI, ARMCI_USE_WIN_ALLOCATE=0),
-#                                   at no more ranks than cores
+#                    armci-mpi      the same build linked with Debian's
+#                                   ARMCI-MPI (libarmci-mpich.a), with
+#                                   ARMCI_USE_WIN_ALLOCATE=0, at no more
+#                                   ranks than cores: the baseline
+#                    debian         Debian's prebuilt nwchem-mpich (its
+#                                   own modules and flags), the same way
 #                    node           reach, one node
 #                    ucx, ofi       reach, every rank its own node
 #                                   (REACH_NODE_SIZE=1), over UCX or
@@ -28,7 +31,7 @@
 #                  (default all; CI: h2o prop_h2o testtab). There Debian's
 #                  NWChem spends most of its time in ScaLAPACK's MPI calls
 #                  (MPI_Comm_split, MPI_Bcast), where MPICH busy-polls: h2o
-#                  took 8.8 s at 4 ranks on 2 cores, 0.45 s at 2
+#                  took 8.7 s at 4 ranks on 2 cores, 0.5 s at 2
 #   --build-only   build and check the binary, run nothing
 #
 # Steps, each skipped when its result is there:
@@ -38,12 +41,13 @@
 # 3. NWChem built with Debian's settings (debian/rules, its MPICH flavour)
 #    and the fewest modules the tests need (nwdft pulls in SCF, gradients,
 #    properties and Hessians), against Debian's own Global Arrays
-#    (libglobalarrays-dev, libga-mpich.a) as Debian's nwchem-mpich is. Only
-#    the link differs: reach's libarmci.so from PREFIX in place of
-#    ARMCI-MPI's libarmci-mpich.a, named by its path (ga-config's
+#    (libglobalarrays-dev, libga-mpich.a) as Debian's nwchem-mpich is. It
+#    is linked twice. nwchem.reach takes reach's libarmci.so from PREFIX in
+#    place of ARMCI-MPI's libarmci-mpich.a, named by its path (ga-config's
 #    -L/usr/lib/x86_64-linux-gnu would find Debian's libarmci.a first) and
-#    found through the binary's run path. The script checks with ldd and nm
-#    that the binary loads PREFIX's libarmci and holds no ARMCI of its own.
+#    found through the binary's run path; the script checks with ldd and
+#    nm that it loads PREFIX's libarmci and holds no ARMCI of its own.
+#    nwchem.armci-mpi is linked as Debian links it.
 # 4. Each path and process count runs the tests through NWChem's
 #    QA/runtests.mpi.unix, which compares each output with the shipped one
 #    by NWChem's nwparse.pl. reach's runs set REACH_STATS=1; the script
@@ -51,18 +55,19 @@
 #    nodes that every rank sent messages over the network.
 #
 # Prints a table (test by path and process count: OK and wall seconds, or
-# FAILED) and writes it to WORK/results.md. Exits 1 if any of reach's runs
-# failed. A failure of the baseline is shown, not counted.
+# FAILED), and for each of reach's columns the geometric mean over the
+# tests of ARMCI-MPI's time over reach's at the same count, with the worst
+# test; writes it to WORK/results.md. Each run has 600 s. Exits 1 if any of
+# reach's runs failed. A failure of a baseline is shown, not counted.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$PWD
-work=${NWCHEM_WORK:-$root/build-nwchem}
+root=$(realpath "$(dirname "$0")/..")
+work=$(realpath -m "${NWCHEM_WORK:-$root/build-nwchem}")
 prefix="" nps="1 2 4" build_only=0 over_tests=""
-paths="armci-mpi node ucx ofi machines-ucx machines-ofi"
+paths="armci-mpi debian node ucx ofi machines-ucx machines-ofi"
 tests="h2o small_intchk dft_he2+ prop_h2o prop_uhf_h2o h2o_dk tagcheck testtab startag benzene_dft"
 while [ $# -gt 0 ]; do
     case $1 in
-    --prefix) prefix=$(realpath "$2"); shift 2 ;;
+    --prefix) prefix=$(realpath -e "$2"); shift 2 ;;
     --work) work=$(realpath -m "$2"); shift 2 ;;
     --np) nps=$2; shift 2 ;;
     --paths) paths=$2; shift 2 ;;
@@ -74,20 +79,35 @@ while [ $# -gt 0 ]; do
 done
 for p in $paths; do
     case $p in
-    armci-mpi|node|ucx|ofi|machines-ucx|machines-ofi) ;;
+    armci-mpi|debian|node|ucx|ofi|machines-ucx|machines-ofi) ;;
     *) echo "scripts/nwchem.sh: unknown path \"$p\"" >&2; exit 2 ;;
     esac
 done
 say() { echo "== nwchem: $*"; }
 die() { echo "scripts/nwchem.sh: $*" >&2; exit 1; }
-mkdir -p "$work"
-src=$work/nwchem-7.0.2
-cores=$(getconf _NPROCESSORS_ONLN)
-export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 # two-machines.sh's helpers, if named, as the runs' own folders see them.
 for v in TM_PRELOAD TM_RELAY; do
-    [ -n "${!v:-}" ] && export "$v=$(realpath "${!v}")"
+    if [ -n "${!v:-}" ]; then
+        abs=$(realpath -e "${!v}") || die "$v=${!v}: no such file"
+        export "$v=$abs"
+    fi
 done
+cd "$root"
+# NWChem's makefiles and QA scripts split their paths on spaces.
+case "$root$work$prefix" in
+*" "*) die "the paths of the repository, --work and --prefix must not hold spaces" ;;
+esac
+for c in gfortran mpifort.mpich mpiexec.mpich dpkg-source perl timeout; do
+    command -v $c >/dev/null || die "no $c (scripts/install-deps.sh installs it)"
+done
+case " $paths " in
+*" debian "*) [ -x /usr/bin/nwchem.mpich ] ||
+    die "no /usr/bin/nwchem.mpich (Debian's nwchem-mpich; scripts/install-deps.sh installs it)" ;;
+esac
+mkdir -p "$work"
+src=$work/nwchem
+cores=$(getconf _NPROCESSORS_ONLN)
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 
 # ---- 1. reach, installed -------------------------------------------------------
 if [ -z "$prefix" ]; then
@@ -97,7 +117,10 @@ if [ -z "$prefix" ]; then
     cmake --build build >/dev/null
     cmake --install build --prefix "$prefix" >/dev/null
 fi
-libarmci=$(ls "$prefix"/lib*/libarmci.so 2>/dev/null | head -1)
+libarmci=""
+for f in "$prefix"/lib*/libarmci.so; do
+    [ -e "$f" ] && libarmci=$f
+done
 [ -n "$libarmci" ] || die "no libarmci.so under $prefix (an installed reach)"
 
 # ---- 2. NWChem's source ----------------------------------------------------------
@@ -116,8 +139,8 @@ EOF
     fi
     rm -rf "$work/fetch" "$src"
     mkdir -p "$work/fetch"
-    (cd "$work/fetch" && apt-get source --download-only nwchem >/dev/null 2>&1 &&
-        dpkg-source -x nwchem_*.dsc "$src" >/dev/null) || die "apt-get source nwchem failed"
+    (cd "$work/fetch" && apt-get source --download-only nwchem && dpkg-source -x nwchem_*.dsc "$src") \
+        >"$work/fetch.log" 2>&1 || { tail -20 "$work/fetch.log"; die "apt-get source nwchem failed"; }
     rm -rf "$work/fetch"
 fi
 
@@ -139,7 +162,7 @@ done
 export LIBMPI LDFLAGS=-pthread
 exe=$work/nwchem.reach
 if [ ! -f "$src/.reach-objects" ]; then
-    say "building NWChem's objects (about 13 minutes on 2 cores)"
+    say "building NWChem's objects (about 12 minutes on 2 cores)"
     mkdir -p "$src/bin/LINUX64"
     log=$work/build.log
     (
@@ -152,23 +175,26 @@ if [ ! -f "$src/.reach-objects" ]; then
     ) >"$log" 2>&1 || { tail -40 "$log"; die "NWChem's build failed (all of it in $log)"; }
     touch "$src/.reach-objects"
 fi
-if [ ! -x "$exe" ] || [ "$libarmci" -nt "$exe" ]; then
-    say "linking NWChem against $libarmci"
+# link NAME GA_LIBS: links the objects into WORK/nwchem.NAME with
+# Debian's Global Arrays and the ARMCI GA_LIBS names (3 s: always done).
+link() {
     rm -f "$src/bin/LINUX64/nwchem"
-    # Debian's Global Arrays as ga-config --libs names it, ARMCI-MPI's
-    # archive replaced by reach's shared library.
-    (cd "$src/src" && make link GA_LIBS="-lga-mpich -lscalapack-mpich -llapack -lblas $libarmci \
-        -Wl,-rpath,${libarmci%/*}") >"$work/link.log" 2>&1 ||
-        { tail -30 "$work/link.log"; die "NWChem's link failed (all of it in $work/link.log)"; }
-    mv "$src/bin/LINUX64/nwchem" "$exe"
-fi
+    (cd "$src/src" && make link GA_LIBS="$2") >"$work/link-$1.log" 2>&1 ||
+        { tail -30 "$work/link-$1.log"; die "NWChem's link failed (all of it in $work/link-$1.log)"; }
+    mv "$src/bin/LINUX64/nwchem" "$work/nwchem.$1"
+}
+ga_libs="-lga-mpich -lscalapack-mpich -llapack -lblas"
+say "linking NWChem against $libarmci, and against ARMCI-MPI"
+link reach "$ga_libs $libarmci -Wl,-rpath,${libarmci%/*}"
+link armci-mpi "$ga_libs -larmci-mpich"
 loaded=$(env -u LD_LIBRARY_PATH ldd "$exe" | awk '$1 ~ /^libarmci/ {print $3}')
 [ -n "$loaded" ] && [ "$(realpath "$loaded")" = "$(realpath "$libarmci")" ] ||
     die "$exe loads libarmci from \"$loaded\", not $libarmci"
-# (ARMCI-MPI defines ARMCI_Init as a weak symbol, W.)
-if nm "$exe" | grep -q ' [TtWw] ARMCI_Init$'; then
-    die "$exe holds an ARMCI of its own (ARMCI_Init defined in the binary)"
-fi
+# No ARMCI of its own, and ARMCI-MPI's in the other (ARMCI-MPI defines
+# ARMCI_Init as a weak symbol, W). (grep without -q reads nm to its end.)
+defines_armci() { nm "$1" | grep -E ' [TW] ARMCI_Init$' >/dev/null; }
+! defines_armci "$exe" || die "$exe holds an ARMCI of its own (ARMCI_Init defined in the binary)"
+defines_armci "$work/nwchem.armci-mpi" || die "$work/nwchem.armci-mpi holds no ARMCI-MPI"
 say "$exe loads $loaded (no ARMCI linked in)"
 [ $build_only = 1 ] && exit 0
 
@@ -178,7 +204,7 @@ say "$exe loads $loaded (no ARMCI linked in)"
 launcher() {
     local path=$1 f=$work/launch-$1 env
     case $path in
-    armci-mpi) env="ARMCI_USE_WIN_ALLOCATE=0" ;;
+    armci-mpi|debian) env="ARMCI_USE_WIN_ALLOCATE=0" ;;
     node) env="REACH_STATS=1" ;;
     ucx) env="REACH_STATS=1 REACH_NODE_SIZE=1 REACH_NETWORK=ucx" ;;
     ofi) env="REACH_STATS=1 REACH_NODE_SIZE=1 REACH_NETWORK=ofi REACH_OFI_PROVIDER=tcp" ;;
@@ -194,7 +220,7 @@ launcher() {
             printf 'exec %s' "$root/scripts/two-machines.sh"
             for kv in $env; do printf ' -genv %s %s' "${kv%%=*}" "${kv#*=}"; done
             echo ' -n "$2" "$3" "$4"' ;;
-        *) echo "exec env $env mpiexec.mpich -np \"\$2\" \"\$3\" \"\$4\"" ;;
+        *) echo "exec timeout -k 10 600 env $env mpiexec.mpich -np \"\$2\" \"\$3\" \"\$4\"" ;;
         esac
     } >"$f"
     chmod +x "$f"
@@ -212,30 +238,35 @@ case " $paths " in
     if ! why=$(scripts/two-machines.sh -n 2 true 2>&1); then
         [ "${TM_REQUIRED:-0}" = 1 ] && die "two-machines.sh cannot run here: $why"
         say "no runs between machines: $why"
-        paths=$(echo "$paths" | tr ' ' '\n' | grep -v '^machines-' | tr '\n' ' ')
+        kept=""
+        for p in $paths; do
+            case $p in machines-*) ;; *) kept="$kept $p" ;; esac
+        done
+        paths=$kept
     fi ;;
 esac
+for t in $tests $over_tests; do
+    [ -f "$src/QA/tests/$t/$t.nw" ] || die "no test $t in $src/QA/tests or tests/nwchem"
+done
 results=$work/results.tsv
 : >"$results"
 failed=0
 for path in $paths; do
-    if [ $path = armci-mpi ]; then
-        bin=/usr/bin/nwchem.mpich
-        [ -x $bin ] || die "no $bin (Debian's nwchem-mpich; scripts/install-deps.sh installs it)"
-        basis=/usr/share/nwchem/libraries/
-    else
-        bin=$exe
-        basis=$src/src/basis/libraries/
-    fi
+    basis=$src/src/basis/libraries/
+    case $path in
+    armci-mpi) bin=$work/nwchem.armci-mpi ;;
+    debian) bin=/usr/bin/nwchem.mpich basis=/usr/share/nwchem/libraries/ ;;
+    *) bin=$exe ;;
+    esac
     for np in $nps; do
         case $path.$np in
         ucx.1|ofi.1|machines-*.1) continue ;;
         esac
-        if [ $path = armci-mpi ] && [ "$np" -gt "$cores" ]; then
+        if { [ $path = armci-mpi ] || [ $path = debian ]; } && [ "$np" -gt "$cores" ]; then
             # MPICH busy-polls: beyond a rank a core, its calls take a
             # scheduler slice each (h2o: 92 s at 4 ranks on 2 cores, 0.3 s
             # at 2), which would time the machine, not ARMCI-MPI.
-            say "armci-mpi at np $np skipped: more ranks than the $cores cores"
+            say "$path at np $np skipped: more ranks than the $cores cores"
             continue
         fi
         run_tests=$tests
@@ -243,7 +274,6 @@ for path in $paths; do
             run_tests=$over_tests
         fi
         for t in $run_tests; do
-            [ -f "$src/QA/tests/$t/$t.nw" ] || die "no test $t in $src/QA/tests or tests/nwchem"
             dir=$work/qa/$path-np$np/$t
             rm -rf "$dir"
             mkdir -p "$dir"
@@ -255,21 +285,22 @@ for path in $paths; do
                 "$src/QA/runtests.mpi.unix" procs "$np" "$t" >run.log 2>&1) || status=FAILED
             secs=$(echo "$start $(date +%s.%N)" | awk '{printf "%.1f", $2 - $1}')
             out=$dir/testoutputs/$t.out
-            if [ $status = OK ] && [ $path != armci-mpi ]; then
+            if [ $status = OK ] && [ $path != armci-mpi ] && [ $path != debian ]; then
                 # reach was loaded by every rank, and used the network where
                 # the path crosses one.
-                ranks=$(grep -c '^reach stats rank' "$out" || true)
-                [ "$ranks" = "$np" ] || status="FAILED (reach's statistics from $ranks of $np ranks)"
-                if [ $path != node ] && [ "$status" = OK ] &&
-                    grep '^reach stats rank' "$out" | grep -q ' messages=0 '; then
-                    status="FAILED (a rank sent nothing over the network)"
+                ranks=$(awk '/^reach stats rank/ {n++} END {print n + 0}' "$out")
+                silent=$(awk '/^reach stats rank/ && / messages=0 / {n++} END {print n + 0}' "$out")
+                if [ "$ranks" != "$np" ]; then
+                    status="FAILED (reach's statistics from $ranks of $np ranks)"
+                elif [ $path != node ] && [ "$silent" != 0 ]; then
+                    status="FAILED ($silent ranks sent nothing over the network)"
                 fi
             fi
             printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$path" "$np" "$status" "$secs" >>"$results"
             printf '%-14s %-13s np %s  %-8s %6s s\n' "$t" "$path" "$np" "$status" "$secs"
             if [ "$status" != OK ]; then
                 tail -20 "$dir/run.log"
-                [ $path = armci-mpi ] || failed=$((failed + 1))
+                case $path in armci-mpi|debian) ;; *) failed=$((failed + 1)) ;; esac
             fi
         done
     done
@@ -278,6 +309,7 @@ done
 # ---- the table -----------------------------------------------------------------------
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "unknown commit")
 python3 - "$results" "$work/results.md" "$commit" "$(date -u '+%Y-%m-%d %H:%M UTC')" <<'EOF'
+import math
 import sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 cols = []
@@ -302,6 +334,20 @@ for p, n in cols:
     ok = sum(1 for s, _ in c if s == "OK")
     tot.append(f"{ok}/{len(c)}, {sum(float(x) for _, x in c):.1f} s")
 out.append("| all | " + " | ".join(tot) + " |")
+# ARMCI-MPI's time over reach's, test by test at the same count: the
+# geometric mean and the worst test.
+ratios = []
+for p, n in cols:
+    base = [(t, cell.get((t, "armci-mpi", n)), cell.get((t, p, n))) for t in tests]
+    r = [(float(b[1]) / float(x[1]), t) for t, b, x in base
+         if p not in ("armci-mpi", "debian") and b and x and b[0] == x[0] == "OK" and float(x[1]) > 0]
+    if r:
+        g = math.exp(sum(math.log(v) for v, _ in r) / len(r))
+        w = min(r)
+        ratios.append(f"{g:.2f}, worst {w[0]:.2f} ({w[1]})")
+    else:
+        ratios.append("")
+out.append("| ARMCI-MPI / reach | " + " | ".join(ratios) + " |")
 open(sys.argv[2], "w").write("\n".join(out) + "\n")
 print("\n".join(out))
 EOF
