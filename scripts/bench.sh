@@ -26,7 +26,8 @@
 #      processes, replayed under LogGP models and projected to 4096 nodes:
 #      scale.md and its plots in scale/ (docs/scale.md: up to 64).
 #   6. NWChem: report.md ends with the table of the last run of
-#      scripts/nwchem.sh (build-nwchem/results.md), if there is one. That
+#      scripts/nwchem.sh (build-nwchem/results.md, or under $NWCHEM_WORK),
+#      if there is one. That
 #      script builds NWChem in about 12 minutes, more than this job's
 #      budget, so this job does not run it.
 #
@@ -133,8 +134,9 @@ fi
     echo
     echo "## NWChem"
     echo
-    if [ -f build-nwchem/results.md ]; then
-        cat build-nwchem/results.md
+    nwchem=${NWCHEM_WORK:-build-nwchem}/results.md
+    if [ -f "$nwchem" ]; then
+        cat "$nwchem"
     else
         echo "No run of scripts/nwchem.sh here (it builds NWChem from Debian's source package in about"
         echo "12 minutes, then runs its QA tests on reach and on Debian's nwchem-mpich); docs/benchmarks.md"

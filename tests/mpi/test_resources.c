@@ -170,6 +170,12 @@ static void reuse(int me, void **bases)
     CHECK(reach_malloc_local(48 * mib + 96) == NULL);
     CHECK(reach_malloc_local(48 * mib + 96) == NULL);
     CHECK_EQ_LL(resident(work, 40 * mib), 40 * mib / 4096);
+    /* A block within the limit gives back only the oldest kept blocks
+     * that it needs the room of: the work buffer, the newest, stays. */
+    char *more = reach_malloc_local(7 * mib);
+    CHECK(more != NULL);
+    CHECK_EQ_LL(resident(work, 40 * mib), 40 * mib / 4096);
+    CHECK(more == NULL || reach_free_local(more) == REACH_SUCCESS);
     again = reach_malloc_local(40 * mib);
     CHECK(again == work);
     CHECK(again == NULL || reach_free_local(again) == REACH_SUCCESS);

@@ -30,7 +30,8 @@ static struct {
  * first (so that arrays made and destroyed do not push out a work buffer
  * reused between them), else the oldest. All are given back when an
  * allocation finds no room, and when a collective allocation finds the
- * node short without them. A reused local block holds what its last user
+ * node short without them; the oldest, until a block fits, when the
+ * process's shared-memory limit would count them. A reused local block holds what its last user
  * left, as malloc's do; a reused collective block is zeroed, as a fresh
  * one is. */
 #define SHM_CACHE_BLOCKS 16
@@ -43,6 +44,7 @@ static struct {
     int count;
     size_t bytes;
 } cache;
+static int local_refusal_reported; /* this process's first, since reach_init */
 
 /* Returns the heap range at off to the heap and its pages to the system. */
 static void shm_release(size_t off)
@@ -213,6 +215,7 @@ void shm_finalize(void)
     heap_destroy(&arena.heap);
     cache.count = 0;
     cache.bytes = 0;
+    local_refusal_reported = 0;
     arena.base = NULL;
     arena.fd = -1;
 }
@@ -277,11 +280,12 @@ int shm_alloc(const char *call, size_t len, int kind, void **ptr)
      * times in NWChem's h2o test). The cached blocks count only against
      * what is committed: the oldest go back until the block fits. */
     if (limit && len > shm_left(limit, 0)) {
-        /* Each local refusal of a process is reported once: Global Arrays
+        /* A process reports its first local refusal only: Global Arrays
          * asks again, smaller, whenever it is refused. */
-        static int local_reported;
-        if (kind == SHM_BLOCK_LOCAL && local_reported++)
+        if (kind == SHM_BLOCK_LOCAL && local_refusal_reported)
             return REACH_ERR_NOMEM;
+        if (kind == SHM_BLOCK_LOCAL)
+            local_refusal_reported = 1;
         return rt_error(REACH_ERR_NOMEM, call,
                         "asked %s of shared memory, the limit of %s (REACH_SHM_LIMIT, or set by the program) "
                         "leaves %s available%s",
