@@ -145,6 +145,9 @@ static inline void ofi_req_free(ofi_req_t *r)
 ofi_req_t *ofi_req_new(int kind) REACH_HIDDEN;
 /* Opens and connects every endpoint, the arena registered: collective. */
 int ofi_init(void *base, size_t len, const net_upcalls_t *up) REACH_HIDDEN;
+/* Opens libfabric (ofi_lib.c) on the first call; NULL, or why it could
+ * not. */
+const char *ofi_lib_open(void) REACH_HIDDEN;
 /* Closes whatever is open. */
 void ofi_close_all(void) REACH_HIDDEN;
 /* Registers buf for remote reads through worker w's endpoint: 0 or a

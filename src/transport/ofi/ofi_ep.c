@@ -189,6 +189,9 @@ static void ofi_provider_sizes(void)
  * workers' threads share the domain). */
 static int ofi_open(const char *call)
 {
+    const char *why = ofi_lib_open();
+    if (why)
+        return rt_error(REACH_ERR_SYSTEM, call, "libfabric cannot be loaded (REACH_NETWORK=ofi): %s", why);
     ofi_provider_sizes();
     struct fi_info *hints = fi_allocinfo();
     if (!hints)
