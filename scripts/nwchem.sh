@@ -34,7 +34,7 @@
 #                  took 8.7 s at 4 ranks on 2 cores, 0.5 s at 2
 #   --build-only   build and check the binary, run nothing
 #
-# Steps, each skipped when its result is there:
+# Steps, each skipped when its result is there (but the link, 3 s):
 # 1. reach installed into WORK/prefix (cmake --install), unless --prefix.
 # 2. NWChem's source: `apt-get source nwchem` (7.0.2 on Debian 12, with
 #    Debian's patches), adding a deb-src entry for bookworm if apt has none.
