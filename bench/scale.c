@@ -53,6 +53,19 @@ static void ok(int st, const char *what)
         fail(what);
 }
 
+/* reach_init fails on every rank or on none (start-up agrees on its
+ * status), so a failed one ends the job normally: MPI_Abort's kill can
+ * lose what the ranks wrote just before it (hydra's forwarding of an
+ * aborting job's output), and with it reach's message. */
+static void start(void)
+{
+    if (reach_init(NULL, NULL) != REACH_SUCCESS) {
+        fprintf(stderr, "reach-scale: reach_init failed\n");
+        MPI_Finalize();
+        exit(1);
+    }
+}
+
 static double now_us(void)
 {
     struct timespec ts;
@@ -148,7 +161,7 @@ static void run(const char *out)
 {
     if (!untraced)
         setenv("REACH_TRACE", out, 1);
-    ok(reach_init(NULL, NULL), "reach_init");
+    start();
     unsetenv("REACH_TRACE");
     char **bases = malloc(sizeof *bases * (size_t)np), name[64];
     if (!bases)
@@ -314,7 +327,7 @@ static void calibrate(const char *file)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     setenv("REACH_NODE_SIZE", "1", 1);
-    ok(reach_init(NULL, NULL), "reach_init");
+    start();
     cbase = malloc(sizeof *cbase * 2);
     cbuf = malloc(BIG);
     if (!cbase || !cbuf)
