@@ -31,9 +31,9 @@ static struct {
  * reused between them), else the oldest. All are given back when an
  * allocation finds no room, and when a collective allocation finds the
  * node short without them; the oldest, until a block fits, when the
- * process's shared-memory limit would count them. A reused local block holds what its last user
- * left, as malloc's do; a reused collective block is zeroed, as a fresh
- * one is. */
+ * process's shared-memory limit would count them. A reused local block
+ * holds what its last user left, as malloc's do; a reused collective
+ * block is zeroed, as a fresh one is. */
 #define SHM_CACHE_BLOCKS 16
 #define SHM_CACHE_BYTES ((size_t)64 << 20)
 static struct {
