@@ -31,8 +31,11 @@
  * protocol's requests with a little data: an 8 B put is 120 bytes). */
 #define OFI_INJECT ((size_t)256)
 /* The eager limit reach asks of the tcp provider (ofi_provider_sizes):
- * 16 KiB of data and its headers. */
-#define OFI_PROVIDER_EAGER (((size_t)16 << 10) + 512)
+ * what reach sends whole, the provider sends as one message, not in
+ * segments. Between two machines a put of 64 KiB and its fence took
+ * 53-58 us where it took 109-136 at 16 KiB and its headers, and a
+ * process's memory did not change (docs/benchmarks.md, "libfabric's eager limit"). */
+#define OFI_PROVIDER_EAGER OFI_EAGER
 /* The size of the provider's bounce buffers reach asks for: they hold an
  * injected message and its headers; an eager message goes straight into
  * reach's posted receive. */
@@ -40,11 +43,10 @@
 _Static_assert(OFI_INJECT + 128 <= OFI_PROVIDER_BUFFER, "an injected message fits a bounce buffer");
 /* An accumulate's data per message: what fits the eager limit beside the
  * headers (the protocol's request, ofi_wire_t and a trace's tag: 136
- * bytes). Between two machines over tcp, an accumulate of 1 MiB took
- * 1350 us in chunks of 16 KiB, 1896 in 8 KiB and 1661 in 32 KiB (sent in
- * the provider's segments), MPI-3 2051 (reach-bench --only transfer,
- * medians of 3 sittings). */
-#define OFI_ACC_CHUNK ((size_t)16 << 10)
+ * bytes). Between two machines over tcp, accumulates of 64-512 KiB took
+ * 1.4-1.9 times as long in chunks of 16 KiB (reach-bench --only
+ * transfer, medians of 3 sittings; docs/benchmarks.md). */
+#define OFI_ACC_CHUNK ((size_t)64 << 10)
 _Static_assert(OFI_ACC_CHUNK % 16 == 0 && OFI_ACC_CHUNK + 512 <= OFI_PROVIDER_EAGER, "a chunk fits the eager limit");
 /* The endpoints: the client's and the server's (net.h's NET_CLIENT,
  * NET_SERVER). The watch (NET_WATCH) has none: its pings travel between
@@ -70,8 +72,9 @@ enum {
 };
 /* Gets up to this size are messages answered by the target's server
  * (OFI_GET, OFI_GET_DATA: over tcp a small fi_read took 28 us where a
- * message's round trip takes 18); larger ones are fi_read, zero-copy. */
-#define OFI_GET_MSG_MAX ((size_t)16 << 10)
+ * message's round trip takes 18, and a get of 64 KiB 79 us where its
+ * answer as one message takes 48); larger ones are fi_read, zero-copy. */
+#define OFI_GET_MSG_MAX ((size_t)64 << 10)
 typedef struct ofi_wire {
     uint8_t chan, kind;
     int32_t from;       /* the sender's rank */
@@ -81,6 +84,7 @@ typedef struct ofi_wire {
                          * OFI_GET: where the data is */
     uint64_t token;     /* the sender's request, answered by _DONE */
 } ofi_wire_t;
+_Static_assert(sizeof(ofi_wire_t) + OFI_GET_MSG_MAX <= OFI_EAGER, "a get's answer is sent whole");
 
 /* A request of the backend's: the completion queue's context is its
  * first member. */

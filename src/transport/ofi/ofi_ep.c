@@ -132,10 +132,13 @@ void ofi_close_all(void)
  *   machines, with 16 it took 109 before the bounce buffers below were
  *   made small (reach's own 16 receives an endpoint keep up; what comes
  *   beyond waits in the socket).
- * - FI_OFI_RXM_EAGER_LIMIT, the largest message sent whole: 16 KiB, the
- *   provider's, and room for reach's headers, so that a put of 16 KiB, or
- *   a get's answer, is one message, not two segments (45-61 us where it
- *   took 80-121).
+ * - FI_OFI_RXM_EAGER_LIMIT, the largest message sent whole: reach's
+ *   largest eager message (OFI_EAGER), so that a put, an accumulate's
+ *   chunk or a get's answer of up to 64 KiB is one message, not segments
+ *   of the provider's 16 KiB (a put of 16 KiB 45-61 us where it took
+ *   80-121; of 64 KiB 53-58 where it took 109-136 at 16 KiB and 512
+ *   bytes). Over tcp an eager message is read straight into reach's
+ *   posted receive, so the limit takes no memory of its own.
  * - FI_OFI_RXM_BUFFER_SIZE, its bounce buffers, and FI_OFI_RXM_RX_SIZE,
  *   the receives an endpoint may have posted (reach posts OFI_RECVS). The
  *   layer keeps pools of 1024 bounce buffers, a receive pool on each
