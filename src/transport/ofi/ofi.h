@@ -26,28 +26,26 @@
  * read, perhaps after smaller ones its sender sent later; reach sends
  * eager messages this large only as requests and answers whose sender
  * waits for them (a deferred window epoch and its gets). */
+/* It is also the eager limit reach asks of the tcp provider
+ * (ofi_provider_sizes): what reach sends whole, the provider sends as one
+ * message, not in segments of its own 16 KiB (docs/benchmarks.md,
+ * "libfabric's eager limit"). */
 #define OFI_EAGER ((size_t)(68 << 10))
 /* The largest message sent by fi_inject, if the provider takes it (the
  * protocol's requests with a little data: an 8 B put is 120 bytes). */
 #define OFI_INJECT ((size_t)256)
-/* The eager limit reach asks of the tcp provider (ofi_provider_sizes):
- * what reach sends whole, the provider sends as one message, not in
- * segments. Between two machines a put of 64 KiB and its fence took
- * 53-58 us where it took 109-136 at 16 KiB and its headers, and a
- * process's memory did not change (docs/benchmarks.md, "libfabric's eager limit"). */
-#define OFI_PROVIDER_EAGER OFI_EAGER
 /* The size of the provider's bounce buffers reach asks for: they hold an
  * injected message and its headers; an eager message goes straight into
  * reach's posted receive. */
 #define OFI_PROVIDER_BUFFER ((size_t)512)
 _Static_assert(OFI_INJECT + 128 <= OFI_PROVIDER_BUFFER, "an injected message fits a bounce buffer");
-/* An accumulate's data per message: what fits the eager limit beside the
- * headers (the protocol's request, ofi_wire_t and a trace's tag: 136
- * bytes). Between two machines over tcp, accumulates of 64-512 KiB took
- * 1.4-1.9 times as long in chunks of 16 KiB (reach-bench --only
- * transfer, medians of 3 sittings; docs/benchmarks.md). */
+/* An accumulate's data per message, sent whole: with its headers (the
+ * protocol's request, ofi_wire_t and a trace's tag: 136 bytes) it fits
+ * OFI_EAGER. Between two machines, accumulates of 128-512 KiB took
+ * 1.5-1.7 times as long in chunks of 16 KiB (docs/benchmarks.md,
+ * "libfabric's eager limit"). */
 #define OFI_ACC_CHUNK ((size_t)64 << 10)
-_Static_assert(OFI_ACC_CHUNK % 16 == 0 && OFI_ACC_CHUNK + 512 <= OFI_PROVIDER_EAGER, "a chunk fits the eager limit");
+_Static_assert(OFI_ACC_CHUNK % 16 == 0 && OFI_ACC_CHUNK + 512 <= OFI_EAGER, "a chunk is sent whole");
 /* The endpoints: the client's and the server's (net.h's NET_CLIENT,
  * NET_SERVER). The watch (NET_WATCH) has none: its pings travel between
  * the servers' endpoints (ofi_watch.c). */
@@ -71,9 +69,9 @@ enum {
     OFI_PONG
 };
 /* Gets up to this size are messages answered by the target's server
- * (OFI_GET, OFI_GET_DATA: over tcp a small fi_read took 28 us where a
- * message's round trip takes 18, and a get of 64 KiB 79 us where its
- * answer as one message takes 48); larger ones are fi_read, zero-copy. */
+ * (OFI_GET, OFI_GET_DATA); larger ones are fi_read, zero-copy. Over tcp
+ * a get of 8 B took 28 us by fi_read and 18-20 by message, one of 64 KiB
+ * 79 us by fi_read and 48 by message. */
 #define OFI_GET_MSG_MAX ((size_t)64 << 10)
 typedef struct ofi_wire {
     uint8_t chan, kind;

@@ -135,10 +135,11 @@ void ofi_close_all(void)
  * - FI_OFI_RXM_EAGER_LIMIT, the largest message sent whole: reach's
  *   largest eager message (OFI_EAGER), so that a put, an accumulate's
  *   chunk or a get's answer of up to 64 KiB is one message, not segments
- *   of the provider's 16 KiB (a put of 16 KiB 45-61 us where it took
- *   80-121; of 64 KiB 53-58 where it took 109-136 at 16 KiB and 512
- *   bytes). Over tcp an eager message is read straight into reach's
- *   posted receive, so the limit takes no memory of its own.
+ *   of the provider's 16 KiB (docs/benchmarks.md, "libfabric's eager
+ *   limit"). With the two settings below on, the layer reads such a
+ *   message straight into reach's posted receive, so the limit takes no
+ *   memory of its own; where the user turned either off, it stays the
+ *   provider's, as the bounce buffers do (they follow it).
  * - FI_OFI_RXM_BUFFER_SIZE, its bounce buffers, and FI_OFI_RXM_RX_SIZE,
  *   the receives an endpoint may have posted (reach posts OFI_RECVS). The
  *   layer keeps pools of 1024 bounce buffers, a receive pool on each
@@ -175,13 +176,13 @@ static int ofi_env_off(const char *name)
 static void ofi_provider_sizes(void)
 {
     char size[32];
-    snprintf(size, sizeof size, "%zu", OFI_PROVIDER_EAGER);
     setenv("FI_OFI_RXM_MSG_RX_SIZE", "16", 0);
-    setenv("FI_OFI_RXM_EAGER_LIMIT", size, 0);
     setenv("FI_OFI_RXM_RX_SIZE", "64", 0);
     setenv("FI_OFI_RXM_TX_SIZE", "256", 0);
     setenv("FI_OFI_RXM_CM_PROGRESS_INTERVAL", "100", 0);
     if (!ofi_env_off("FI_OFI_RXM_ENABLE_DYN_RBUF") && !ofi_env_off("FI_OFI_RXM_ENABLE_DIRECT_SEND")) {
+        snprintf(size, sizeof size, "%zu", OFI_EAGER);
+        setenv("FI_OFI_RXM_EAGER_LIMIT", size, 0);
         snprintf(size, sizeof size, "%zu", OFI_PROVIDER_BUFFER);
         setenv("FI_OFI_RXM_BUFFER_SIZE", size, 0);
     }
