@@ -34,6 +34,19 @@
 
 /* ---- requests ---------------------------------------------------------------------- */
 
+/* A buffer for a send's copy of total bytes: a kept one (OFI_COPY_MIN),
+ * or a new one; *kept says which kind it is to be given back as. */
+static void *ofi_copy_take(size_t total, int *kept)
+{
+    *kept = total >= OFI_COPY_MIN && total <= OFI_EAGER;
+    void *buf = NULL;
+    for (int i = 0; *kept && !buf && i < OFI_COPIES; i++)
+        buf = atomic_exchange(&ofi.copies[i], NULL);
+    if (!buf && !(buf = malloc(*kept ? OFI_EAGER : total)))
+        rt_oom("network send", *kept ? OFI_EAGER : total);
+    return buf;
+}
+
 static unsigned ofi_progress_worker(int w);
 
 static int ofi_test(void *req, const char *what, int rank)
@@ -98,7 +111,8 @@ static void ofi_post_send(int w, fi_addr_t dest, void *buf, size_t len, ofi_req_
 
 /* Sends m, hdr (hlen bytes) and data (len) as one message from worker w
  * to rank's worker to: by fi_inject if it is small enough, else from a
- * copy freed once sent. The caller's buffers may be reused on return. */
+ * copy (ofi_copy_take) given back once sent. The caller's buffers may be
+ * reused on return. */
 static void ofi_send_whole(int w, int rank, int to, const ofi_wire_t *m, const void *hdr, size_t hlen, const void *data,
                            size_t len)
 {
@@ -107,8 +121,7 @@ static void ofi_send_whole(int w, int rank, int to, const ofi_wire_t *m, const v
     ofi_req_t *r = NULL;
     if (total > ofi.inject || total > OFI_INJECT) {
         r = ofi_req_new(OFI_REQ_SEND);
-        if (!(r->buf = buf = malloc(total)))
-            rt_oom("network send", total);
+        r->buf = buf = ofi_copy_take(total, &r->kept);
     }
     memcpy(buf, m, sizeof *m);
     if (hlen)

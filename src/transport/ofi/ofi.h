@@ -52,6 +52,15 @@ _Static_assert(OFI_ACC_CHUNK % 16 == 0 && OFI_ACC_CHUNK + 512 <= OFI_EAGER, "a c
 #define OFI_WORKERS 2
 /* Receive buffers kept posted per endpoint. */
 #define OFI_RECVS 16
+/* Send copies of at least OFI_COPY_MIN bytes are buffers of OFI_EAGER
+ * bytes, and up to OFI_COPIES of them (2.2 MB) are kept for the next sends
+ * when their sends complete. Allocated and freed a message at a time, the
+ * 16 copies of an accumulate of 1 MiB made glibc give the heap's top back
+ * to the kernel (brk) and fault it in again at the next accumulate: between
+ * two machines it took 1195-1560 us, and 433-605 with the copies kept
+ * (docs/benchmarks.md, "libfabric's eager limit"). */
+#define OFI_COPY_MIN ((size_t)4 << 10)
+#define OFI_COPIES 32
 #define OFI_ENDED "; that rank has ended without reach_finalize (killed, crashed or exited)"
 
 /* The backend's own header, before the protocol's: what follows, and
@@ -94,6 +103,7 @@ typedef struct ofi_req {
     _Atomic int done;
     int err;           /* an fi_errno, if it failed */
     void *buf;         /* freed when done (a copy sent, a receive buffer) */
+    int kept;          /* buf is a send copy of OFI_EAGER bytes (ofi_copy_give) */
     struct fid_mr *mr; /* closed when done */
     uint64_t *result;  /* OFI_REQ_AMO: the old value goes here */
     void *dst;         /* OFI_REQ_GET by message: the data goes here */
@@ -121,9 +131,10 @@ extern struct ofi_state {
         size_t head, tail, cap;
         int handling; /* a handler of this worker's runs */
     } w[OFI_WORKERS];
-    _Atomic long owned;             /* the backend's own requests not yet complete */
-    fi_addr_t (*addr)[OFI_WORKERS]; /* by rank: its endpoints */
-    wait_ping_t *pings;             /* by rank: the watch's pings (ofi_watch.c) */
+    _Atomic long owned;               /* the backend's own requests not yet complete */
+    void *_Atomic copies[OFI_COPIES]; /* send copies kept for reuse (NULL: none) */
+    fi_addr_t (*addr)[OFI_WORKERS];   /* by rank: its endpoints */
+    wait_ping_t *pings;               /* by rank: the watch's pings (ofi_watch.c) */
     double next_ping;
     struct fid_mr *mr;      /* the arena */
     uint64_t *keys, *bases; /* by rank: its arena's key and address */
@@ -134,11 +145,26 @@ extern struct ofi_state {
     const net_upcalls_t *up;
 } ofi;
 
+/* A send copy of OFI_EAGER bytes, kept for the next send if a place is
+ * free (either worker's thread may give or take one). */
+static inline void ofi_copy_give(void *buf)
+{
+    for (int i = 0; i < OFI_COPIES; i++) {
+        void *none = NULL;
+        if (atomic_compare_exchange_strong(&ofi.copies[i], &none, buf))
+            return;
+    }
+    free(buf);
+}
+
 /* Frees a request of ofi_req_new's (and its buffer). */
 static inline void ofi_req_free(ofi_req_t *r)
 {
     atomic_fetch_sub_explicit(&ofi.owned, 1, memory_order_relaxed);
-    free(r->buf);
+    if (r->kept)
+        ofi_copy_give(r->buf);
+    else
+        free(r->buf);
     free(r);
 }
 

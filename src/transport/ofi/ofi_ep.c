@@ -118,6 +118,8 @@ void ofi_close_all(void)
     free(ofi.pings);
     free(ofi.keys);
     free(ofi.bases);
+    for (int i = 0; i < OFI_COPIES; i++)
+        free(atomic_load(&ofi.copies[i]));
     memset(&ofi, 0, sizeof ofi);
 }
 
