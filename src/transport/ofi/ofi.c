@@ -34,19 +34,6 @@
 
 /* ---- requests ---------------------------------------------------------------------- */
 
-/* A buffer for a send's copy of total bytes: a kept one (OFI_COPY_MIN),
- * or a new one; *kept says which kind it is to be given back as. */
-static void *ofi_copy_take(size_t total, int *kept)
-{
-    *kept = total >= OFI_COPY_MIN && total <= OFI_EAGER;
-    void *buf = NULL;
-    for (int i = 0; *kept && !buf && i < OFI_COPIES; i++)
-        buf = atomic_exchange(&ofi.copies[i], NULL);
-    if (!buf && !(buf = malloc(*kept ? OFI_EAGER : total)))
-        rt_oom("network send", *kept ? OFI_EAGER : total);
-    return buf;
-}
-
 static unsigned ofi_progress_worker(int w);
 
 static int ofi_test(void *req, const char *what, int rank)

@@ -25,11 +25,10 @@
  * (OFI_LARGE_MSG). Such a message reaches the protocol once its data is
  * read, perhaps after smaller ones its sender sent later; reach sends
  * eager messages this large only as requests and answers whose sender
- * waits for them (a deferred window epoch and its gets). */
-/* It is also the eager limit reach asks of the tcp provider
- * (ofi_provider_sizes): what reach sends whole, the provider sends as one
- * message, not in segments of its own 16 KiB (docs/benchmarks.md,
- * "libfabric's eager limit"). */
+ * waits for them (a deferred window epoch and its gets). It is also the
+ * eager limit reach asks of the tcp provider (ofi_provider_sizes): what
+ * reach sends whole, the provider sends as one message, not in segments
+ * of its own 16 KiB (docs/benchmarks.md, "libfabric's eager limit"). */
 #define OFI_EAGER ((size_t)(68 << 10))
 /* The largest message sent by fi_inject, if the provider takes it (the
  * protocol's requests with a little data: an 8 B put is 120 bytes). */
@@ -145,17 +144,10 @@ extern struct ofi_state {
     const net_upcalls_t *up;
 } ofi;
 
-/* A send copy of OFI_EAGER bytes, kept for the next send if a place is
- * free (either worker's thread may give or take one). */
-static inline void ofi_copy_give(void *buf)
-{
-    for (int i = 0; i < OFI_COPIES; i++) {
-        void *none = NULL;
-        if (atomic_compare_exchange_strong(&ofi.copies[i], &none, buf))
-            return;
-    }
-    free(buf);
-}
+/* ofi_ep.c: a buffer for a send's copy of total bytes, kept or new;
+ * *kept says whether it goes back to ofi_copy_give. */
+void *ofi_copy_take(size_t total, int *kept) REACH_HIDDEN;
+void ofi_copy_give(void *buf) REACH_HIDDEN;
 
 /* Frees a request of ofi_req_new's (and its buffer). */
 static inline void ofi_req_free(ofi_req_t *r)

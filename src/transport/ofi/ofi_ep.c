@@ -25,6 +25,33 @@ ofi_req_t *ofi_req_new(int kind)
     return r;
 }
 
+/* Send copies of OFI_COPY_MIN bytes or more are buffers of OFI_EAGER
+ * bytes, taken from the kept ones first; either worker's thread may take
+ * or give one. */
+void *ofi_copy_take(size_t total, int *kept)
+{
+    *kept = total >= OFI_COPY_MIN && total <= OFI_EAGER;
+    void *buf = NULL;
+    for (int i = 0; *kept && !buf && i < OFI_COPIES; i++)
+        buf = atomic_exchange(&ofi.copies[i], NULL);
+    size_t size = *kept ? OFI_EAGER : total;
+    if (!buf && !(buf = malloc(size)))
+        rt_oom("network send", size);
+    return buf;
+}
+
+/* A send copy of OFI_EAGER bytes, kept for the next send if a place is
+ * free. */
+void ofi_copy_give(void *buf)
+{
+    for (int i = 0; i < OFI_COPIES; i++) {
+        void *none = NULL;
+        if (atomic_compare_exchange_strong(&ofi.copies[i], &none, buf))
+            return;
+    }
+    free(buf);
+}
+
 int ofi_register(int w, const void *buf, size_t len, struct fid_mr **mr, uint64_t *key)
 {
     int rc = fi_mr_reg(ofi.domain, buf, len, FI_REMOTE_READ, 0, ofi.prov_key ? 0 : atomic_fetch_add(&ofi.next_key, 1),
