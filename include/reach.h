@@ -153,6 +153,15 @@ REACH_API int reach_test(reach_request_t *req, int *done);
 /* Completes every request this process issued (to one rank). */
 REACH_API int reach_wait_all(void);
 REACH_API int reach_wait_rank(int rank);
+/* Moves this process's transfers to and from other nodes on and returns at
+ * once: it waits for nothing and completes no request. Transfers move by
+ * themselves while the process is in any reach call that waits. Between
+ * them, over UCX's TCP transport, what a socket has not yet taken of a
+ * non-blocking transfer (a large put's data, sent as the target asks for
+ * it) waits for this process's next reach call, so a process that
+ * computes long between calls may call this now and then. Over
+ * libfabric the server thread also moves them on. */
+REACH_API int reach_progress(void);
 
 /* ---- non-contiguous transfers ------------------------------------------- */
 

@@ -160,6 +160,15 @@ int reach_wait_all(void)
     return REACH_SUCCESS;
 }
 
+int reach_progress(void)
+{
+    SERIAL_CALL(SERIAL_DATA);
+    if (!rt.initialized)
+        return rt_error(REACH_ERR_NOT_INIT, "reach_progress", "reach is not initialized");
+    rma_progress();
+    return REACH_SUCCESS;
+}
+
 int reach_wait_rank(int rank)
 {
     SERIAL_CALL(SERIAL_DATA);

@@ -470,4 +470,6 @@ void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc)
 
 void ARMCIX_Progress(void)
 {
+    ARMCI_ENTRY();
+    armci_check(reach_progress());
 }

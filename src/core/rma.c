@@ -133,6 +133,12 @@ void rma_flush_local_all(void)
         am_flush_local_all();
 }
 
+void rma_progress(void)
+{
+    if (rt.node_count > 1)
+        am_progress();
+}
+
 void rma_fence_all(void)
 {
     atom_fence_seq_cst();

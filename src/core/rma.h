@@ -229,6 +229,8 @@ static inline void rma_fence(int rank)
 
 /* Every transfer in flight to any rank is complete. */
 void rma_flush_local_all(void) REACH_HIDDEN;
+/* Moves transfers to and from other nodes on, waiting for nothing. */
+void rma_progress(void) REACH_HIDDEN;
 void rma_fence_all(void) REACH_HIDDEN;
 
 /* Every write issued to a rank of another node is complete there (what

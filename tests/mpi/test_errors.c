@@ -27,6 +27,7 @@ int main(int argc, char **argv)
     char buf[64] = {0};
     CHECK(reach_put(buf, buf, 8, 0) == REACH_ERR_NOT_INIT);
     CHECK(reach_barrier() == REACH_ERR_NOT_INIT);
+    CHECK(reach_progress() == REACH_ERR_NOT_INIT);
     CHECK(reach_trace_mark("begin x") == REACH_ERR_NOT_INIT);
     CHECK(reach_finalize() == REACH_ERR_NOT_INIT);
     void *bases_pre[1];

@@ -43,6 +43,9 @@ void am_complete(int rank, uint64_t ticket) REACH_HIDDEN;
 int am_test(int rank, uint64_t ticket) REACH_HIDDEN;
 void am_flush_local(int rank) REACH_HIDDEN;
 void am_flush_local_all(void) REACH_HIDDEN;
+/* One round of the client's progress, and of the server's if no thread
+ * serves now; waits for nothing (reach_progress). */
+void am_progress(void) REACH_HIDDEN;
 /* A signal: bytes copied to raddr, then one added to the waitword at word
  * (both rank's addresses), in one message to rank's application thread,
  * which takes it while it waits for it (am_wait_signal): no thread of

@@ -90,6 +90,16 @@ static void am_serve_poll(void)
     am_serve_try();
 }
 
+void am_progress(void)
+{
+    if (am.net == NULL)
+        return;
+    rt_order_release();
+    am.net->progress(NET_CLIENT);
+    am_serve_try();
+    rt_order_acquire();
+}
+
 /* (Called only by waits of the application thread's own, none of which
  * runs inside a handler of the client worker: progressing that worker
  * from its own callback is not allowed.) */
