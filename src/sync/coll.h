@@ -9,7 +9,13 @@
 #include "base/state.h"
 #include "base/reduce.h"
 
-#define COLL_SLOT ((size_t)16 << 10) /* bytes of one chunk */
+/* Bytes of one chunk of a reduction or broadcast: 16 KiB in a group of one
+ * node; 64 KiB in one that spans nodes, where each chunk's trip costs a
+ * message's latency (coll_reduce's chunks at two members go in step, a
+ * round trip each: GA_Dgop of 10,000 doubles between two machines took
+ * 138-169 us in chunks of 16 KiB and 78-109 in chunks of 64 KiB). */
+#define COLL_SLOT_NODE ((size_t)16 << 10)
+#define COLL_SLOT_NET ((size_t)64 << 10)
 #define COLL_XSLOT ((size_t)2 << 10) /* the most an allreduce exchanges */
 #define COLL_ROUNDS 31               /* ceil(log2 n) of any int n */
 
@@ -24,6 +30,7 @@ typedef struct coll {
     uintptr_t *area;                          /* member -> its area, in its own addresses */
     char *mine;                               /* this process's area */
     size_t words;                             /* bytes of an area's waitwords (its slots follow) */
+    size_t slot;                              /* bytes of a chunk: COLL_SLOT_NODE or _NET */
     uint32_t barriers;                        /* barriers so far */
     uint32_t got_up[COLL_ROUNDS], got_down;   /* messages taken, by slot */
     uint32_t sent_down[COLL_ROUNDS], sent_up; /* messages sent, by link */
@@ -33,7 +40,7 @@ typedef struct coll {
 
 /* coll_algo.c: the area's layout */
 size_t coll_word(int rounds, int which, int k) REACH_HIDDEN;
-size_t coll_area_bytes(int rounds) REACH_HIDDEN;
+size_t coll_area_bytes(int rounds, size_t slot) REACH_HIDDEN;
 int lowbit(int r) REACH_HIDDEN;
 int coll_span(const coll_t *c, int r) REACH_HIDDEN;
 /* coll_algo.c: a wait for a member's signals, and the algorithms */

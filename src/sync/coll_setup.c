@@ -65,7 +65,8 @@ static int coll_make(reach_group_t *g)
     for (int i = 1; i < g->size; i++)
         one_node &= rt.peers[g->world[i]].node == rt.peers[g->world[0]].node;
     int rounds = coll_rounds(g->size);
-    size_t area = coll_area_bytes(rounds), words = coll_word(rounds, W_END, 0);
+    size_t slot = one_node ? COLL_SLOT_NODE : COLL_SLOT_NET;
+    size_t area = coll_area_bytes(rounds, slot), words = coll_word(rounds, W_END, 0);
     struct group_coll *gc = calloc(1, sizeof *gc);
     void **bases = malloc(sizeof(void *) * (size_t)g->size);
     int *of = malloc(sizeof(int) * (size_t)g->size);
@@ -88,6 +89,7 @@ static int coll_make(reach_group_t *g)
         c->steps = coll_rounds(c->n);
         c->rounds = rounds;
         c->words = words;
+        c->slot = slot;
         c->mine = rma_here(rt.rank, (uintptr_t)bases[g->rank] + off);
         memset(c->mine, 0, words);
         c->rank = malloc(sizeof(int) * (size_t)(c->n + 1));

@@ -43,7 +43,7 @@ static double contribution(int rank, size_t i)
 
 static void check_reductions(reach_group_t *g, reach_scope_t s, const int *of, int n)
 {
-    static const size_t counts[] = {1, 100, 2047, 2048, 2049, 10000, 20000};
+    static const size_t counts[] = {1, 100, 2047, 2048, 2049, 8192, 8193, 10000, 20000};
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
         size_t cnt = counts[c];
         double *d = malloc(cnt * sizeof *d);
@@ -86,11 +86,12 @@ static void check_reductions(reach_group_t *g, reach_scope_t s, const int *of, i
 }
 
 /* Broadcasts from every member in turn, back to back, of sizes within a
- * slot and across several; then barriers. */
+ * slot and across several (a slot is 16 KiB in a group of one node, 64 KiB
+ * in one that spans nodes); then barriers. */
 static void check_bcast_sync(reach_group_t *g, reach_scope_t s, const int *of, int n)
 {
-    static const size_t sizes[] = {1, 8, 1000, 16384, 16385, 50000};
-    char *buf = malloc(50000);
+    static const size_t sizes[] = {1, 8, 1000, 16384, 16385, 50000, 65536, 65537, 200000};
+    char *buf = malloc(200000);
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (int b = 0; b < n; b++) {
             size_t bytes = sizes[z];
