@@ -78,8 +78,8 @@ void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const voi
 {
     static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH};
     static const int ep[] = {UX_C2S, UX_S2C, UX_C2C, UX_S2C};
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                             .flags = (flags & NET_EAGER) ? UCP_AM_SEND_FLAG_EAGER : 0};
+    int eager = (flags & NET_EAGER) || (len <= ux.put_eager && rt.peers[rank].host != rt.peers[rt.rank].host);
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = eager ? UCP_AM_SEND_FLAG_EAGER : 0};
     if (flags & NET_FREE) {
         p.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
         p.cb.send = ux_free_sent;
