@@ -26,12 +26,13 @@ enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15,
  * on one machine, over UCX's shared memory, 102 against 112 in 8 KiB
  * (reach-bench --only transfer, medians of 3 sittings). */
 #define UX_ACC_CHUNK ((size_t)32 << 10)
-/* The largest put to another machine that UCX is told to send eagerly,
- * where its network is TCP (ux_send). Between two machines UCX chose its
- * rendezvous for a put of 64 KiB: 55-61 us through Global Arrays, 17-22
- * eagerly (ARMCI-MPI 39). Over shared memory its rendezvous is the faster
- * (5.1 against 6.1-7.0 us), and over RDMA networks its choice stands. */
-#define UX_PUT_EAGER ((size_t)64 << 10)
+/* The most data of a put, or of a get's answer, that UCX is told to send
+ * eagerly to another machine, where its network is TCP (ux_eager).
+ * Between two machines UCX chose its rendezvous for 64 KiB: a put of
+ * 64 KiB took 55-71 us through Global Arrays, 16-48 eagerly (ARMCI-MPI
+ * 39). Over shared memory its rendezvous is the faster (5.1 against
+ * 6.1-7.0 us), and over RDMA networks its choice stands. */
+#define UX_EAGER ((size_t)64 << 10)
 _Static_assert(UX_ACC_CHUNK % 16 == 0, "a chunk holds whole elements");
 /* Endpoint kinds: client to a rank's server, server to its client, client
  * to its client. */
@@ -54,7 +55,7 @@ extern struct ux_state {
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
     size_t get_msg_min;    /* UX_GET_MSG_MIN over TCP, else SIZE_MAX: gets by messages from this size */
-    size_t put_eager;      /* UX_PUT_EAGER over TCP, else 0: puts to other machines sent eagerly to this size */
+    size_t eager;          /* UX_EAGER over TCP, else 0: data sent eagerly to other machines, to this size */
     int tls;               /* the context's transports: UX_TLS_* */
     _Atomic int get_sends; /* gets' data the server is sending (ux_on_get), */
     uint64_t get_at;       /* since this time (CLOCK_MONOTONIC, ns) */

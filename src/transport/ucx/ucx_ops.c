@@ -74,12 +74,19 @@ static void ux_free_sent(void *request, ucs_status_t status, void *user_data)
     ucp_request_free(request);
 }
 
+/* Whether len bytes of data to rank go eagerly though UCX would choose
+ * its rendezvous (UX_EAGER). */
+static int ux_eager(int rank, size_t len)
+{
+    return len <= ux.eager && rt.peers[rank].host != rt.peers[rt.rank].host;
+}
+
 void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len, int flags)
 {
     static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH};
     static const int ep[] = {UX_C2S, UX_S2C, UX_C2C, UX_S2C};
-    int eager = (flags & NET_EAGER) || (len <= ux.put_eager && rt.peers[rank].host != rt.peers[rt.rank].host);
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = eager ? UCP_AM_SEND_FLAG_EAGER : 0};
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = (flags & NET_EAGER) || ux_eager(rank, len) ? UCP_AM_SEND_FLAG_EAGER : 0};
     if (flags & NET_FREE) {
         p.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
         p.cb.send = ux_free_sent;
@@ -276,15 +283,17 @@ ucs_status_t ux_on_get(void *arg, const void *header, size_t header_length, void
         rt_oom("reach_get", sizeof *msg);
     *msg = h.msg;
     rt_order_acquire();
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+    ucp_request_param_t p = {.op_attr_mask =
+                                 UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
                              .cb.send = ux_get_sent,
-                             .user_data = msg};
+                             .user_data = msg,
+                             .flags = ux_eager(h.from, h.bytes) ? UCP_AM_SEND_FLAG_EAGER : 0};
     void *req = ux_started(ucp_am_send_nbx(ux.ep[UX_S2C][h.from], UX_GET_DATA, msg, sizeof *msg,
                                            (const void *)(uintptr_t)h.raddr, h.bytes, &p),
                            "get's data", h.from);
     if (req == NULL) {
         free(msg);
-    } else {
+    } else { /* a rendezvous' later steps, or an eager send's rest, need this worker */
         atomic_fetch_add_explicit(&ux.get_sends, 1, memory_order_relaxed);
         ux.get_at = ux_now_ns();
     }
