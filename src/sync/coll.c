@@ -64,8 +64,8 @@ static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scop
     if (c == NULL || count == 0)
         return REACH_SUCCESS;
     coll_need_buffer(call, buf);
-    if (!all && c->acc == NULL && !(c->acc = malloc(c->slot)))
-        rt_oom(call, c->slot);
+    if (!all && c->acc == NULL && !(c->acc = malloc(c->chunk)))
+        rt_oom(call, c->chunk);
     coll_begin();
     if (all && count * es <= COLL_XSLOT)
         coll_exchange(c, buf, count, es, kernel);
@@ -105,8 +105,8 @@ int coll_bcast(reach_group_t *g, reach_scope_t scope, void *buf, size_t bytes, i
         return REACH_SUCCESS;
     coll_need_buffer(call, buf);
     coll_begin();
-    for (size_t off = 0; off < bytes; off += c->slot)
-        coll_bcast_chunk(c, (char *)buf + off, bytes - off < c->slot ? bytes - off : c->slot, b);
+    for (size_t off = 0; off < bytes; off += c->chunk)
+        coll_bcast_chunk(c, (char *)buf + off, bytes - off < c->chunk ? bytes - off : c->chunk, b);
     wait_done();
     return REACH_SUCCESS;
 }

@@ -9,11 +9,10 @@
 #include "base/state.h"
 #include "base/reduce.h"
 
-/* Bytes of one chunk of a reduction or broadcast: 16 KiB in a group of one
- * node; 64 KiB in one that spans nodes, where each chunk's trip costs a
- * message's latency (coll_reduce's chunks at two members go in step, a
- * round trip each: GA_Dgop of 10,000 doubles between two machines took
- * 138-169 us in chunks of 16 KiB and 78-109 in chunks of 64 KiB). */
+/* Bytes of one chunk of a reduction or broadcast: 16 KiB in a scope whose
+ * members share a node; 64 KiB in one that spans nodes, where each chunk
+ * costs a round trip (coll_reduce's chunks at two members go in step;
+ * docs/benchmarks.md, "Reductions between machines"). */
 #define COLL_SLOT_NODE ((size_t)16 << 10)
 #define COLL_SLOT_NET ((size_t)64 << 10)
 #define COLL_XSLOT ((size_t)2 << 10) /* the most an allreduce exchanges */
@@ -30,7 +29,7 @@ typedef struct coll {
     uintptr_t *area;                          /* member -> its area, in its own addresses */
     char *mine;                               /* this process's area */
     size_t words;                             /* bytes of an area's waitwords (its slots follow) */
-    size_t slot;                              /* bytes of a chunk: COLL_SLOT_NODE or _NET */
+    size_t chunk;                             /* bytes of a chunk: COLL_SLOT_NODE or _NET (by scope) */
     uint32_t barriers;                        /* barriers so far */
     uint32_t got_up[COLL_ROUNDS], got_down;   /* messages taken, by slot */
     uint32_t sent_down[COLL_ROUNDS], sent_up; /* messages sent, by link */
@@ -40,7 +39,7 @@ typedef struct coll {
 
 /* coll_algo.c: the area's layout */
 size_t coll_word(int rounds, int which, int k) REACH_HIDDEN;
-size_t coll_area_bytes(int rounds, size_t slot) REACH_HIDDEN;
+size_t coll_area_bytes(int rounds, size_t chunk) REACH_HIDDEN;
 int lowbit(int r) REACH_HIDDEN;
 int coll_span(const coll_t *c, int r) REACH_HIDDEN;
 /* coll_algo.c: a wait for a member's signals, and the algorithms */

@@ -16,7 +16,7 @@
  * (the down slot), chunk i - 1 descending while chunk i climbs. A
  * broadcast from member b climbs from b to the root along b's ancestors,
  * then comes down to every other member. Data goes in chunks of one slot
- * (coll.h: 16 KiB within a node, 64 KiB across nodes).
+ * (coll.h: 16 KiB within a node, 64 KiB in a scope across nodes).
  * An allreduce of at most COLL_XSLOT bytes goes by recursive doubling
  * instead (coll_exchange): one message each way per round.
  *
@@ -40,8 +40,8 @@ size_t coll_word(int rounds, int which, int k)
     return (at + (size_t)k) * sizeof(waitword_t);
 }
 
-/* Slots, by number: the up slots 0..rounds-1 and the down slot, of slot
- * bytes; then, of COLL_XSLOT, two exchange slots per round
+/* Slots, by number: the up slots 0..rounds-1 and the down slot, of a
+ * chunk's bytes; then, of COLL_XSLOT, two exchange slots per round
  * (alternate exchanges use alternate ones), the fold and the unfold slot. */
 static int slot_down(int rounds)
 {
@@ -63,15 +63,15 @@ static int slot_unfold(int rounds)
     return 3 * rounds + 2;
 }
 
-static size_t coll_slot_at(int rounds, size_t bytes, int slot)
+static size_t coll_slot_at(int rounds, size_t chunk, int slot)
 {
     size_t big = (size_t)rounds + 1, n = (size_t)slot;
-    return n < big ? n * bytes : big * bytes + (n - big) * COLL_XSLOT;
+    return n < big ? n * chunk : big * chunk + (n - big) * COLL_XSLOT;
 }
 
-size_t coll_area_bytes(int rounds, size_t slot)
+size_t coll_area_bytes(int rounds, size_t chunk)
 {
-    return coll_word(rounds, W_END, 0) + coll_slot_at(rounds, slot, slot_unfold(rounds) + 1);
+    return coll_word(rounds, W_END, 0) + coll_slot_at(rounds, chunk, slot_unfold(rounds) + 1);
 }
 
 static waitword_t *coll_ww(const coll_t *c, int which, int k)
@@ -81,7 +81,7 @@ static waitword_t *coll_ww(const coll_t *c, int which, int k)
 
 static char *coll_slot(const coll_t *c, int k)
 {
-    return c->mine + c->words + coll_slot_at(c->rounds, c->slot, k);
+    return c->mine + c->words + coll_slot_at(c->rounds, c->chunk, k);
 }
 
 int lowbit(int r)
@@ -121,7 +121,7 @@ void coll_wait(const coll_t *c, int which, int k, uint32_t target, int from)
 static void coll_signal(const coll_t *c, int to, const void *src, size_t bytes, int slot, int which, int k)
 {
     uintptr_t a = c->area[to];
-    rma_signal(c->rank[to], src, a + c->words + coll_slot_at(c->rounds, c->slot, slot), bytes,
+    rma_signal(c->rank[to], src, a + c->words + coll_slot_at(c->rounds, c->chunk, slot), bytes,
                a + coll_word(c->rounds, which, k));
 }
 
@@ -252,7 +252,7 @@ void coll_exchange(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
  * member) chunk by chunk; chunk i climbs while chunk i - 1 descends. */
 void coll_reduce(coll_t *c, char *buf, size_t count, size_t es, reduce_fn *op, int all)
 {
-    size_t per = c->slot / es, chunks = (count + per - 1) / per;
+    size_t per = c->chunk / es, chunks = (count + per - 1) / per;
     for (size_t i = 0; i <= chunks; i++) {
         if (i < chunks)
             coll_up(c, buf + i * per * es, count - i * per < per ? count - i * per : per, es, op, all);

@@ -65,8 +65,14 @@ static int coll_make(reach_group_t *g)
     for (int i = 1; i < g->size; i++)
         one_node &= rt.peers[g->world[i]].node == rt.peers[g->world[0]].node;
     int rounds = coll_rounds(g->size);
-    size_t slot = one_node ? COLL_SLOT_NODE : COLL_SLOT_NET;
-    size_t area = coll_area_bytes(rounds, slot), words = coll_word(rounds, W_END, 0);
+    size_t words = coll_word(rounds, W_END, 0);
+    /* Each scope's chunk, and where its area starts: every member
+     * computes the same, from the group and the scope alone. */
+    size_t chunk[3], off[4] = {0};
+    for (int s = 0; s < 3; s++) {
+        chunk[s] = one_node || s == REACH_SCOPE_NODE ? COLL_SLOT_NODE : COLL_SLOT_NET;
+        off[s + 1] = off[s] + coll_area_bytes(rounds, chunk[s]);
+    }
     struct group_coll *gc = calloc(1, sizeof *gc);
     void **bases = malloc(sizeof(void *) * (size_t)g->size);
     int *of = malloc(sizeof(int) * (size_t)g->size);
@@ -76,21 +82,21 @@ static int coll_make(reach_group_t *g)
      * MASTERS scope one member, which sends nothing. Elsewhere a member
      * that is not its node's first has no MASTERS area. */
     int unused, master = coll_members(g, REACH_SCOPE_MASTERS, of, &unused) > 0;
-    int st = mem_alloc_collective(call, g, area * (one_node ? 1 : master ? 3 : 2), bases, 0);
+    int st = mem_alloc_collective(call, g, off[one_node ? 1 : master ? 3 : 2], bases, 0);
     for (int s = 0; st == REACH_SUCCESS && s < 3; s++) {
         coll_t *c = gc->scope[s] = &gc->own[s];
         if (one_node && s == REACH_SCOPE_NODE) {
             gc->scope[s] = &gc->own[REACH_SCOPE_ALL];
             continue;
         }
-        size_t off = one_node ? 0 : area * (size_t)s;
+        size_t at = one_node ? 0 : off[s];
         if ((c->n = coll_members(g, s, of, &c->me)) == 0)
             continue; /* outside MASTERS: no area */
         c->steps = coll_rounds(c->n);
         c->rounds = rounds;
         c->words = words;
-        c->slot = slot;
-        c->mine = rma_here(rt.rank, (uintptr_t)bases[g->rank] + off);
+        c->chunk = chunk[s];
+        c->mine = rma_here(rt.rank, (uintptr_t)bases[g->rank] + at);
         memset(c->mine, 0, words);
         c->rank = malloc(sizeof(int) * (size_t)(c->n + 1));
         c->area = malloc(sizeof(uintptr_t) * (size_t)(c->n + 1));
@@ -98,7 +104,7 @@ static int coll_make(reach_group_t *g)
             rt_oom(call, sizeof(uintptr_t) * (size_t)c->n);
         for (int i = 0; i < c->n; i++) {
             c->rank[i] = g->world[of[i]];
-            c->area[i] = (uintptr_t)bases[of[i]] + off;
+            c->area[i] = (uintptr_t)bases[of[i]] + at;
         }
     }
     if (st == REACH_SUCCESS) {

@@ -1,7 +1,7 @@
 /* reach's group collectives (reach_sync_group, reach_allreduce,
  * reach_reduce, reach_bcast) against values computed here: sizes of one
- * element to several slots (16 KiB each), every root, broadcasts from
- * changing roots back to back (a slot refilled only once read), the
+ * element to several slots (16 KiB each on one node, 64 KiB across
+ * nodes), every root, broadcasts from changing roots back to back (a slot refilled only once read), the
  * world, a group of the even ranks and a group of all but the last, each
  * over all its members, its node and its nodes' first members; reduce
  * leaves the other members' buffers alone; barriers order the stores
@@ -86,7 +86,7 @@ static void check_reductions(reach_group_t *g, reach_scope_t s, const int *of, i
 }
 
 /* Broadcasts from every member in turn, back to back, of sizes within a
- * slot and across several (a slot is 16 KiB in a group of one node, 64 KiB
+ * slot and across several (a slot is 16 KiB in a scope of one node, 64 KiB
  * in one that spans nodes); then barriers. */
 static void check_bcast_sync(reach_group_t *g, reach_scope_t s, const int *of, int n)
 {

@@ -78,7 +78,7 @@ static void ux_free_sent(void *request, ucs_status_t status, void *user_data)
  * its rendezvous (UX_EAGER). */
 static int ux_eager(int rank, size_t len)
 {
-    return len <= ux.eager && rt.peers[rank].host != rt.peers[rt.rank].host;
+    return ux.eager > 0 && len <= ux.eager && rt.peers[rank].host != rt.peers[rt.rank].host;
 }
 
 void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len, int flags)
