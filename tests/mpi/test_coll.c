@@ -1,15 +1,15 @@
 /* reach's group collectives (reach_sync_group, reach_allreduce,
  * reach_reduce, reach_bcast) against values computed here: sizes of one
  * element to several slots (16 KiB each on one node, 64 KiB across
- * nodes), every root, broadcasts from changing roots back to back (a slot refilled only once read), the
- * world, a group of the even ranks and a group of all but the last, each
- * over all its members, its node and its nodes' first members; reduce
- * leaves the other members' buffers alone; barriers order the stores
- * before them; max and min of NaN and of -0 and +0 the same bits on every
- * member; the refusals (bad scope, type, operation, root, a group made
- * before reach started again), and with the argument null-buffer, rank 0
- * passing a NULL buffer, which ends the job naming the call. The message
- * layer's own checks are test_msg's. */
+ * nodes), every root, broadcasts from changing roots back to back (a slot
+ * refilled only once read), the world, a group of the even ranks and a
+ * group of all but the last, each over all its members, its node and its
+ * nodes' first members; reduce leaves the other members' buffers alone;
+ * barriers order the stores before them; max and min of NaN and of -0
+ * and +0 the same bits on every member; the refusals (bad scope, type,
+ * operation, root, a group made before reach started again), and with the
+ * argument null-buffer, rank 0 passing a NULL buffer, which ends the job
+ * naming the call. The message layer's own checks are test_msg's. */
 #include "mpi_check.h"
 #include "reach.h"
 

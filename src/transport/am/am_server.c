@@ -90,24 +90,23 @@ static void am_serve_poll(void)
     am_serve_try();
 }
 
+/* One round of the client worker's progress by the application thread:
+ * before a wait's sleep (waitword_sleeping) and in reach_progress. (Never
+ * inside a handler of the client worker: progressing that worker from its
+ * own callback is not allowed; no public call runs in one.) */
+static void am_progress_client(void)
+{
+    rt_order_release();
+    am.net->progress(NET_CLIENT);
+    rt_order_acquire();
+}
+
 void am_progress(void)
 {
     if (am.net == NULL)
         return;
-    rt_order_release();
-    am.net->progress(NET_CLIENT);
+    am_progress_client();
     am_serve_try();
-    rt_order_acquire();
-}
-
-/* (Called only by waits of the application thread's own, none of which
- * runs inside a handler of the client worker: progressing that worker
- * from its own callback is not allowed.) */
-static void am_sleeping(void)
-{
-    rt_order_release();
-    am.net->progress(NET_CLIENT);
-    rt_order_acquire();
 }
 
 /* A busy server runs the backend's watch once in this many rounds (and an
@@ -281,7 +280,7 @@ int am_init(void)
         rt_fatal("network backend: its accumulate chunk (%zu) is not a positive multiple of 16", net->acc_chunk);
     am.net = net;
     waitword_poll = am_serve_poll;
-    waitword_sleeping = am_sleeping;
+    waitword_sleeping = am_progress_client;
     rt_order_threads = 1;
     if (pthread_create(&am.thread, NULL, am_server_main, NULL) != 0)
         rt_fatal("reach_init: cannot start the server thread");
