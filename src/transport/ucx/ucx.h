@@ -26,13 +26,28 @@ enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15,
  * on one machine, over UCX's shared memory, 102 against 112 in 8 KiB
  * (reach-bench --only transfer, medians of 3 sittings). */
 #define UX_ACC_CHUNK ((size_t)32 << 10)
-/* The most data of a put, or of a get's answer, that UCX is told to send
- * eagerly to another machine, where its network is TCP (ux_eager).
+/* The most data of a put that UCX is told to send eagerly to another
+ * machine, where its network is TCP (ux_eager).
  * Between two machines UCX chose its rendezvous for 64 KiB: a put of
  * 64 KiB took 55-71 us through Global Arrays, 16-48 eagerly (ARMCI-MPI
  * 39). Over shared memory its rendezvous is the faster (5.1 against
  * 6.1-7.0 us), and over RDMA networks its choice stands. */
 #define UX_EAGER ((size_t)64 << 10)
+/* A get's answer to another machine over TCP goes eagerly in parts of
+ * this size, whatever its length (ux_on_get). Between two machines,
+ * through Global Arrays (ga-bench --network, medians of two runs, us):
+ *
+ *   parts of        16K   32K   48K   64K   UCX's rendezvous (before)
+ *   get 64 KiB       35    30    50    50    50 (eager, one message)
+ *   get 256 KiB     119    78    82    98    68
+ *   get 1 MiB       460   280   225   280   560-660
+ *   GA_Dgemm 256   1.36  1.35  1.35  1.40   2.59-2.65 ms
+ *
+ * An eager message of more than 32 KiB took as long as two of 32. The
+ * rendezvous is faster for a get of 256 KiB waited for at once, but its
+ * later steps wait for the origin's progress: a get that overlaps work
+ * receives its data only at its wait. */
+#define UX_GET_PART ((size_t)32 << 10)
 _Static_assert(UX_ACC_CHUNK % 16 == 0, "a chunk holds whole elements");
 /* Endpoint kinds: client to a rank's server, server to its client, client
  * to its client. */

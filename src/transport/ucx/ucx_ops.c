@@ -26,16 +26,23 @@ typedef struct ux_get_hdr {
     int32_t pad;
 } ux_get_hdr_t;
 
+/* A get's answer, on the wire: the origin's get by messages, and where
+ * in its data this message's part begins. */
+typedef struct ux_get_data_hdr {
+    uint64_t msg, off;
+} ux_get_data_hdr_t;
+
 /* A get by messages (ux_get), its request tagged by its low bit: done once
- * its data has arrived and its request's send has completed (the send's
- * callback may come after the data), which the application thread sees
- * (both come from progress of its client worker). */
+ * all its data has arrived and its request's send has completed (the
+ * send's callback may come after the data), which the application thread
+ * sees (both come from progress of its client worker). */
 typedef struct ux_get_msg {
     ux_get_hdr_t hdr; /* the request's header, until its send completes */
     void *dst;
     size_t bytes;
+    size_t got; /* of the bytes, those arrived */
     int rank;
-    int arrived, sent;
+    int sent;
     ucs_status_t status; /* of the request's send */
 } ux_get_msg_t;
 
@@ -45,7 +52,7 @@ int ux_test(void *req, const char *what, int rank)
         ux_get_msg_t *g = (ux_get_msg_t *)((uintptr_t)req - 1);
         if (g->sent && g->status != UCS_OK)
             ux_failed(what, rank, g->status);
-        if (!g->arrived || !g->sent)
+        if (g->got != g->bytes || !g->sent)
             return 0;
         free(g);
         return 1;
@@ -132,9 +139,8 @@ static void ux_get_asked(void *request, ucs_status_t status, void *user_data)
 }
 
 /* A get of UX_GET_MSG_MIN bytes or more (where UCX's network is TCP:
- * ux.get_msg_min) is a message to the target's
- * server, which sends the data back as a message (into place, by
- * rendezvous): over TCP, UCX does a get in software at the target, in
+ * ux.get_msg_min) is a message to the target's server, which sends the
+ * data back as messages (ux_on_get): over TCP, UCX does a get in software at the target, in
  * small pieces. Between two machines (ucx_perftest, UCX_TLS=tcp, 1 MiB)
  * a get moved 306 MB/s where active messages moved 1131, and Global
  * Arrays' NGA_Get of 64 KiB took 164-202 us by get, 85-108 by messages
@@ -266,8 +272,12 @@ static void ux_get_sent(void *request, ucs_status_t status, void *user_data)
     atomic_fetch_sub_explicit(&ux.get_sends, 1, memory_order_relaxed);
 }
 
-/* The target's server sends the data from its arena, the message's header
- * naming the origin's request. */
+/* The target's server sends the data from its arena, each message's
+ * header naming the origin's request and the part's place in it. To
+ * another machine over TCP the answer goes eagerly, in parts of
+ * UX_GET_PART: UCX's rendezvous would wait for the origin's progress at
+ * each step, and an origin that computes meanwhile (Global Arrays' gets,
+ * then a multiply) would receive its data only at its wait. */
 ucs_status_t ux_on_get(void *arg, const void *header, size_t header_length, void *data, size_t length,
                        const ucp_am_recv_param_t *param)
 {
@@ -278,61 +288,68 @@ ucs_status_t ux_on_get(void *arg, const void *header, size_t header_length, void
     memcpy(&h, header, sizeof h);
     if (h.from < 0 || h.from >= rt.size || ux.ep[UX_S2C][h.from] == NULL)
         rt_fatal("network: a get from rank %d, which is not of another node", h.from);
-    uint64_t *msg = malloc(sizeof *msg); /* (a header lives until its send completes) */
-    if (!msg)
-        rt_oom("reach_get", sizeof *msg);
-    *msg = h.msg;
+    int eager = ux_eager(h.from, UX_GET_PART);
+    size_t part = eager ? UX_GET_PART : h.bytes;
     rt_order_acquire();
-    ucp_request_param_t p = {.op_attr_mask =
-                                 UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
-                             .cb.send = ux_get_sent,
-                             .user_data = msg,
-                             .flags = ux_eager(h.from, h.bytes) ? UCP_AM_SEND_FLAG_EAGER : 0};
-    void *req = ux_started(ucp_am_send_nbx(ux.ep[UX_S2C][h.from], UX_GET_DATA, msg, sizeof *msg,
-                                           (const void *)(uintptr_t)h.raddr, h.bytes, &p),
-                           "get's data", h.from);
-    if (req == NULL) {
-        free(msg);
-    } else { /* a rendezvous' later steps, or an eager send's rest, need this worker */
-        atomic_fetch_add_explicit(&ux.get_sends, 1, memory_order_relaxed);
-        ux.get_at = ux_now_ns();
+    for (size_t off = 0; off < h.bytes; off += part) {
+        size_t n = h.bytes - off < part ? h.bytes - off : part;
+        ux_get_data_hdr_t *msg = malloc(sizeof *msg); /* (a header lives until its send completes) */
+        if (!msg)
+            rt_oom("reach_get", sizeof *msg);
+        *msg = (ux_get_data_hdr_t){h.msg, off};
+        ucp_request_param_t p = {.op_attr_mask =
+                                     UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+                                 .cb.send = ux_get_sent,
+                                 .user_data = msg,
+                                 .flags = eager ? UCP_AM_SEND_FLAG_EAGER : 0};
+        void *req = ux_started(ucp_am_send_nbx(ux.ep[UX_S2C][h.from], UX_GET_DATA, msg, sizeof *msg,
+                                               (const char *)(uintptr_t)h.raddr + off, n, &p),
+                               "get's data", h.from);
+        if (req == NULL) {
+            free(msg);
+        } else { /* a rendezvous' later steps, or an eager send's rest, need this worker */
+            atomic_fetch_add_explicit(&ux.get_sends, 1, memory_order_relaxed);
+            ux.get_at = ux_now_ns();
+        }
     }
     return UCS_OK;
 }
 
 static void ux_get_received(void *request, ucs_status_t status, size_t length, void *user_data)
 {
-    (void)length;
     if (status != UCS_OK)
         rt_fatal("UCX: receiving a get's data failed: %s", ucs_status_string(status));
     ucp_request_free(request);
-    ((ux_get_msg_t *)user_data)->arrived = 1;
+    ((ux_get_msg_t *)user_data)->got += length;
 }
 
-/* The data of this process's get: into place, at once or by rendezvous. */
+/* A part of this process's get's data: into place, at once or by
+ * rendezvous. */
 ucs_status_t ux_on_get_data(void *arg, const void *header, size_t header_length, void *data, size_t length,
                             const ucp_am_recv_param_t *param)
 {
     (void)arg;
-    uint64_t msg;
-    if (header_length != sizeof msg)
+    ux_get_data_hdr_t h;
+    if (header_length != sizeof h)
         rt_fatal("network: malformed get data");
-    memcpy(&msg, header, sizeof msg);
-    ux_get_msg_t *g = (ux_get_msg_t *)(uintptr_t)msg;
-    if (length != g->bytes)
-        rt_fatal("network: a get's data of %zu bytes, where %zu were asked", length, g->bytes);
+    memcpy(&h, header, sizeof h);
+    ux_get_msg_t *g = (ux_get_msg_t *)(uintptr_t)h.msg;
+    if (h.off > g->bytes || length > g->bytes - h.off)
+        rt_fatal("network: a get's data of %zu bytes at %llu, where %zu were asked", length, (unsigned long long)h.off,
+                 g->bytes);
+    char *place = (char *)g->dst + h.off;
     if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-        memcpy(g->dst, data, length);
-        g->arrived = 1;
+        memcpy(place, data, length);
+        g->got += length;
         return UCS_OK;
     }
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
                              .cb.recv_am = ux_get_received,
                              .user_data = g};
-    void *req = ucp_am_recv_data_nbx(ux.worker[NET_CLIENT], data, g->dst, length, &p);
+    void *req = ucp_am_recv_data_nbx(ux.worker[NET_CLIENT], data, place, length, &p);
     if (UCS_PTR_IS_ERR(req))
         rt_fatal("UCX: receiving a get's data failed: %s", ucs_status_string(UCS_PTR_STATUS(req)));
     if (req == NULL)
-        g->arrived = 1;
+        g->got += length;
     return UCS_OK;
 }
