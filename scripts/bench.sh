@@ -15,11 +15,13 @@
 #      provider: ga-bench with reach and with ARMCI-MPI, and reach-bench's
 #      networks, transfer, sync, ga_sync and locks experiments beside
 #      MPI-3 RMA; where the machine cannot make namespaces it says why;
-#   4. ga-bench --quick on one node beside another job's 4 processes
+#   4. ga-bench --quick beside another job's 4 processes
 #      (build/busy-neighbour): busy-polling in MPI_Allreduce, then plain
-#      CPU-bound loops;
+#      CPU-bound loops; on one node, and between two machines over UCX
+#      where step 3 could make them;
 #      each of steps 3 and 4 writes a sub-folder (machines-ucx,
-#      machines-ofi, busy-mpi, busy-cpu) that report.md covers too, and
+#      machines-ofi, busy-mpi, busy-cpu, machines-busy-mpi,
+#      machines-busy-cpu) that report.md covers too, and
 #      report.md opens with one screen of every condition and path;
 #   5. reach at scale (scripts/scale.sh): message traces of every barrier
 #      and lock algorithm, window epochs and the LU kernel at 2 to 32
@@ -63,7 +65,8 @@ step "the build"
 # in the folder is touched.
 mkdir -p "$out"
 rm -rf "$out"/*.json "$out"/*.png "$out"/report.md "$out"/scale.md "$out"/scale \
-    "$out"/machines-ucx "$out"/machines-ofi "$out"/busy-mpi "$out"/busy-cpu
+    "$out"/machines-ucx "$out"/machines-ofi "$out"/busy-mpi "$out"/busy-cpu \
+    "$out"/machines-busy-mpi "$out"/machines-busy-cpu
 if [ -x build/ga-bench ]; then
     for net in "" --network; do
         for ga in ga-bench ga-bench-armci-mpi; do
@@ -123,6 +126,11 @@ if [ -x build/ga-bench ]; then
         sleep 2 # (its processes started and busy)
         kill -0 $neighbour 2>/dev/null || { echo "== bench: build/busy-neighbour $kind did not start" >&2; exit 1; }
         ga_pair $mpiexec -n 2 -- --quick --out "$out/busy-$kind" # (always: the neighbours set the pace)
+        if [ $tm -eq 0 ]; then
+            condition machines-busy-$kind "between two machines over UCX, beside another job: $what"
+            ga_pair scripts/two-machines.sh -n 2 -genv REACH_NETWORK ucx -- --quick --network \
+                --out "$out/machines-busy-$kind"
+        fi
         kill $neighbour 2>/dev/null || true
         wait $neighbour 2>/dev/null || true
         trap - EXIT
