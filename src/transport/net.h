@@ -95,6 +95,9 @@ typedef struct net_backend {
      * the target applies each chunk while the next is on the wire (a
      * positive multiple of 16, the largest element). */
     size_t acc_chunk;
+    /* The data of one put message to rank, where the backend sends a
+     * larger put in parts, each applied as it arrives (0, or NULL: whole). */
+    size_t (*put_part)(int rank);
 } net_backend_t;
 
 extern const net_backend_t net_ucx; /* transport/ucx */

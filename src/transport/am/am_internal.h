@@ -192,6 +192,12 @@ extern struct am_state {
 } am;
 
 /* origin.c */
+/* The application thread sends a message: counted, and ordered after what
+ * the thread wrote before. */
+void am_client_sent(void) REACH_HIDDEN;
+/* Sleeps on the client's file descriptor until something arrives (10 ms
+ * at most); 1 if the sleep ran out with nothing. */
+int am_client_sleep(void) REACH_HIDDEN;
 void am_client_progress(unsigned *spins) REACH_HIDDEN;
 void am_wait_req(void *req, const char *what, int rank) REACH_HIDDEN;
 void am_wait_slot(am_slot_t *slot) REACH_HIDDEN;

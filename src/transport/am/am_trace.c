@@ -197,12 +197,13 @@ static net_backend_t net_traced = {
     .fd = trace_fd,
     .idle_ms = trace_idle_ms,
     .signal = trace_signal,
-    /* .acc_chunk: the inner backend's (am_trace_net) */
+    /* .acc_chunk, .put_part: the inner backend's (am_trace_net) */
 };
 
 const net_backend_t *am_trace_net(const net_backend_t *net)
 {
     inner = net;
     net_traced.acc_chunk = net->acc_chunk;
+    net_traced.put_part = net->put_part;
     return &net_traced;
 }

@@ -1,5 +1,6 @@
 /* The protocol's origin side: requests sent by the application thread,
- * flow control, fences, and the replies and pushes that come back. */
+ * flow control, fences, and the replies that come back (pushes:
+ * push.c). */
 #include "transport/am/am_internal.h"
 #include "base/acc.h"
 #include "base/serial.h"
@@ -22,7 +23,7 @@
 /* Sleeps on the client's file descriptor until something arrives (10 ms
  * at most), unless something has already; 1 if the sleep ran out with
  * nothing (the caller then sleeps again without spinning first). */
-static int am_client_sleep(void)
+int am_client_sleep(void)
 {
     if (am.net->arm(NET_CLIENT)) {
         int fd = am.net->fd(NET_CLIENT);
@@ -42,7 +43,7 @@ static int am_client_sleep(void)
 
 /* The application thread sends a message: counted, and ordered after what
  * the thread wrote before (rt_order_release). */
-static void am_client_sent(void)
+void am_client_sent(void)
 {
     rt_stat_inc(&rt.stats.messages);
     rt_order_release();
@@ -349,10 +350,41 @@ void am_order(int rank)
         am_flush(rank);
 }
 
+/* The part in which a put of bytes to rank goes (bytes: whole). */
+static size_t am_put_part(int rank, size_t bytes)
+{
+    size_t part = am.net->put_part ? am.net->put_part(rank) : 0;
+    return part && part < bytes ? part : bytes;
+}
+
 void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
+    if (am_put_part(rank, bytes) < bytes) {
+        uint64_t ticket = am_put_nbi(rank, src, raddr, bytes);
+        if (ticket)
+            am_complete(rank, ticket);
+        return;
+    }
     am_request_t rq = {.kind = REQ_PUT, .counted = 1, .raddr = raddr};
     am_send(rank, &rq, src, bytes, NULL);
+}
+
+/* Sends bytes at src to raddr in parts of part (the last may be smaller),
+ * each a counted request like proto at its own place: each part's send
+ * completes the one before; the last may be in flight on return, its
+ * ticket returned. */
+static uint64_t am_send_parts(int rank, const am_request_t *proto, const void *src, uintptr_t raddr, size_t bytes,
+                              size_t part, const char *what)
+{
+    uint64_t ticket = 0;
+    for (size_t off = 0; off < bytes; off += part) {
+        am_request_t *rq = &am_flight_next(rank)->hdr;
+        *rq = *proto;
+        rq->raddr = raddr + off;
+        size_t n = bytes - off < part ? bytes - off : part;
+        ticket = am_flight_add(rank, am_send_nbx(rank, rq, (const char *)src + off, n, NULL), what);
+    }
+    return ticket;
 }
 
 /* The next request to rank (any kind, which keeps location consistency),
@@ -361,9 +393,8 @@ void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
  * sender-side overlap (docs/references.md). */
 uint64_t am_put_nbi(int rank, const void *src, uintptr_t raddr, size_t bytes)
 {
-    am_request_t *rq = &am_flight_next(rank)->hdr;
-    *rq = (am_request_t){.kind = REQ_PUT, .counted = 1, .raddr = raddr};
-    return am_flight_add(rank, am_send_nbx(rank, rq, src, bytes, NULL), "put");
+    am_request_t proto = {.kind = REQ_PUT, .counted = 1};
+    return am_send_parts(rank, &proto, src, raddr, bytes, am_put_part(rank, bytes), "put");
 }
 
 void am_get(int rank, uintptr_t raddr, void *dst, size_t bytes)
@@ -398,21 +429,12 @@ uint64_t am_get_nb(int rank, uintptr_t raddr, void *dst, size_t bytes)
     return am_flight_add(rank, AM_WRITTEN_GET, "get");
 }
 
-/* In the backend's chunks, whole elements (am_init checks); like am_put_nbi,
- * each chunk's send completes the one before; the last may be in flight on return. */
+/* In the backend's chunks, whole elements (am_init checks). */
 uint64_t am_acc_nbi(int rank, reach_type_t t, const void *scale, const void *src, uintptr_t raddr, size_t bytes)
 {
-    size_t es = acc_elem_size(t), chunk = am.net->acc_chunk;
-    const char *s = src;
-    uint64_t ticket = 0;
-    for (size_t off = 0; off < bytes; off += chunk) {
-        size_t n = bytes - off < chunk ? bytes - off : chunk;
-        am_request_t *rq = &am_flight_next(rank)->hdr;
-        *rq = (am_request_t){.kind = REQ_ACC, .counted = 1, .type = (uint8_t)t, .raddr = raddr + off};
-        memcpy(rq->scale, scale, es); /* the scale is one element */
-        ticket = am_flight_add(rank, am_send_nbx(rank, rq, s + off, n, NULL), "accumulate");
-    }
-    return ticket;
+    am_request_t proto = {.kind = REQ_ACC, .counted = 1, .type = (uint8_t)t};
+    memcpy(proto.scale, scale, acc_elem_size(t)); /* the scale is one element */
+    return am_send_parts(rank, &proto, src, raddr, bytes, am.net->acc_chunk, "accumulate");
 }
 
 int64_t am_atomic(int rank, uintptr_t raddr, int width, int op, int64_t a, int64_t b)
@@ -476,92 +498,6 @@ uint32_t am_sent_to(int rank)
 {
     am.telling = 0;
     return am.sent ? am.sent[rank] : 0;
-}
-
-/* ---- pushes ---------------------------------------------------------------------- */
-
-/* A push from the application thread to rank's: one message, which the
- * waiter progresses while it waits (no thread of the waiter's process has
- * to wake in between). */
-void am_push(int rank, int64_t value)
-{
-    am_client_sent();
-    am_wait_req(am.net->send(NET_PUSH, rank, &value, sizeof value, NULL, 0, NET_EAGER), "push", rank);
-}
-
-/* The receiver serves the writes the gate names itself while it waits
- * (am_wait_push): one message and one wake-up, not a fence's round trip
- * through its server thread before the push. */
-void am_push_after(int rank, int64_t value, uint32_t gate)
-{
-    am_gated_push_t p = {value, rt.rank, gate};
-    am_client_sent();
-    am_wait_req(am.net->send(NET_PUSH, rank, &p, sizeof p, NULL, 0, NET_EAGER), "push", rank);
-}
-
-void am_signal(int rank, const void *src, uintptr_t raddr, size_t bytes, uintptr_t word)
-{
-    am_request_t rq = {.kind = REQ_SIGNAL, .origin = rt.rank, .raddr = raddr, .b = word};
-    am_client_sent();
-    am_wait_req(am.net->send(NET_PUSH, rank, &rq, sizeof rq, src, bytes, NET_EAGER), "signal", rank);
-}
-
-/* Spins as a wait on a word does (waitword_wait_change): requests served
- * meanwhile do not prolong the spinning, which leaves them to the server
- * thread once the waiter sleeps (else both threads would run on their
- * account). */
-void am_wait_signal(waitword_t *ww, uint32_t target)
-{
-    for (uint32_t i = 1; (int32_t)(atom_load_acquire(&ww->value) - target) < 0; i++) {
-        rt_order_release();
-        unsigned got = am.net->progress(NET_CLIENT);
-        am_serve_try();
-        rt_order_acquire();
-        if (got) {
-            i = 0;
-        } else if (!wait_spin_on(i)) {
-            i = am_client_sleep() ? wait_spins() : 0;
-        }
-    }
-    if (trace_on)
-        trace_word(TRACE_SEE, ww, atom_load_acquire(&ww->value));
-}
-
-int64_t am_wait_push(void)
-{
-    unsigned spins = 0;
-    am.pushes_awaited++;
-    while ((int32_t)(am.pushes - am.pushes_awaited) < 0)
-        am_client_progress(&spins);
-    trace_word(TRACE_SEE, &am.pushes, am.pushes);
-    if (am.push_from >= 0)
-        am_wait_done_from(am.push_from, am.push_gate);
-    return am.pushed;
-}
-
-/* A value pushed (its header is the value, or an am_gated_push_t) or a
- * signal (an am_request_t, with its data). */
-void am_on_push(const void *hdr, size_t hlen, void *data, size_t len, void *rndv)
-{
-    am_request_t rq;
-    if (rndv || (hlen != sizeof am.pushed && hlen != sizeof(am_gated_push_t) && hlen != sizeof rq))
-        rt_fatal("network: malformed push");
-    if (hlen != sizeof rq) {
-        am_gated_push_t p = {0, -1, 0};
-        memcpy(&p, hdr, hlen); /* a plain push's value is the first field */
-        am.pushed = p.value;
-        am.push_from = hlen == sizeof p ? p.origin : -1;
-        am.push_gate = p.gate;
-        am.pushes++;
-        trace_word(TRACE_STORE, &am.pushes, am.pushes);
-        return;
-    }
-    memcpy(&rq, hdr, sizeof rq);
-    if (rq.kind != REQ_SIGNAL)
-        rt_fatal("network: a push of request kind %d", rq.kind);
-    if (len > 0)
-        memcpy((void *)(uintptr_t)rq.raddr, data, len);
-    waitword_add((waitword_t *)(uintptr_t)rq.b, 1);
 }
 
 /* ---- replies ---------------------------------------------------------------------- */

@@ -388,4 +388,5 @@ const net_backend_t net_ucx = {
     .idle_ms = ux_idle_ms,
     .signal = ux_signal,
     .acc_chunk = UX_ACC_CHUNK,
+    .put_part = ux_put_part,
 };

@@ -33,9 +33,10 @@ enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15,
  * 39). Over shared memory its rendezvous is the faster (5.1 against
  * 6.1-7.0 us), and over RDMA networks its choice stands. */
 #define UX_EAGER ((size_t)64 << 10)
-/* A get's answer to another machine over TCP goes eagerly in parts of
- * this size, whatever its length (ux_on_get). Between two machines,
- * through Global Arrays (ga-bench --network, medians of two runs, us):
+/* A put of more than this to another machine over TCP, and a get's
+ * answer of any size, go eagerly in parts of this size (ux_put_part,
+ * ux_on_get). Between two machines, through Global Arrays (ga-bench
+ * --network, medians of two runs, us):
  *
  *   parts of        16K   32K   48K   64K   UCX's rendezvous (before)
  *   get 64 KiB       35    30    50    50    50 (eager, one message)
@@ -46,8 +47,13 @@ enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15,
  * An eager message of more than 32 KiB took as long as two of 32. The
  * rendezvous is faster for a get of 256 KiB waited for at once, but its
  * later steps wait for the origin's progress: a get that overlaps work
- * receives its data only at its wait. */
-#define UX_GET_PART ((size_t)32 << 10)
+ * receives its data only at its wait. Puts, three runs each, in parts
+ * of 32 KiB against whole (UCX's rendezvous above 64 KiB):
+ *
+ *   put 64 KiB      13-15 against 16-19
+ *   put 256 KiB     51-63 against 54-217
+ *   put 1 MiB     212-231 against 650-660 */
+#define UX_PART ((size_t)32 << 10)
 _Static_assert(UX_ACC_CHUNK % 16 == 0, "a chunk holds whole elements");
 /* Endpoint kinds: client to a rank's server, server to its client, client
  * to its client. */
@@ -82,6 +88,9 @@ int ux_test(void *req, const char *what, int rank) REACH_HIDDEN;
 void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len,
               int flags) REACH_HIDDEN;
 void ux_recv_rndv(void *rndv, void *place, size_t len, void *arg) REACH_HIDDEN;
+/* The part in which a put to rank goes (UX_PART to another machine over
+ * TCP; 0: whole). */
+size_t ux_put_part(int rank) REACH_HIDDEN;
 void *ux_get(int rank, void *dst, uintptr_t raddr, size_t bytes) REACH_HIDDEN;
 void *ux_amo(int rank, int cas, const uint64_t *operand, uint64_t *result, uintptr_t raddr) REACH_HIDDEN;
 unsigned ux_progress(net_worker_t w) REACH_HIDDEN;

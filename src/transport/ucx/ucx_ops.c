@@ -88,6 +88,11 @@ static int ux_eager(int rank, size_t len)
     return ux.eager > 0 && len <= ux.eager && rt.peers[rank].host != rt.peers[rt.rank].host;
 }
 
+size_t ux_put_part(int rank)
+{
+    return ux_eager(rank, UX_PART) ? UX_PART : 0;
+}
+
 void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len, int flags)
 {
     static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH};
@@ -275,7 +280,7 @@ static void ux_get_sent(void *request, ucs_status_t status, void *user_data)
 /* The target's server sends the data from its arena, each message's
  * header naming the origin's request and the part's place in it. To
  * another machine over TCP the answer goes eagerly, in parts of
- * UX_GET_PART: UCX's rendezvous would wait for the origin's progress at
+ * UX_PART: UCX's rendezvous would wait for the origin's progress at
  * each step, and an origin that computes meanwhile (Global Arrays' gets,
  * then a multiply) would receive its data only at its wait. */
 ucs_status_t ux_on_get(void *arg, const void *header, size_t header_length, void *data, size_t length,
@@ -288,8 +293,8 @@ ucs_status_t ux_on_get(void *arg, const void *header, size_t header_length, void
     memcpy(&h, header, sizeof h);
     if (h.from < 0 || h.from >= rt.size || ux.ep[UX_S2C][h.from] == NULL)
         rt_fatal("network: a get from rank %d, which is not of another node", h.from);
-    int eager = ux_eager(h.from, UX_GET_PART);
-    size_t part = eager ? UX_GET_PART : h.bytes;
+    int eager = ux_eager(h.from, UX_PART);
+    size_t part = eager ? UX_PART : h.bytes;
     rt_order_acquire();
     for (size_t off = 0; off < h.bytes; off += part) {
         size_t n = h.bytes - off < part ? h.bytes - off : part;
