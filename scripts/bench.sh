@@ -131,6 +131,8 @@ if [ -x build/ga-bench ]; then
             ga_pair scripts/two-machines.sh -n 2 -genv REACH_NETWORK ucx -- --quick --network \
                 --out "$out/machines-busy-$kind"
         fi
+        # (its 300 s must outlast the runs, or they were not beside it)
+        kill -0 $neighbour 2>/dev/null || { echo "== bench: build/busy-neighbour $kind ended before the runs" >&2; exit 1; }
         kill $neighbour 2>/dev/null || true
         wait $neighbour 2>/dev/null || true
         trap - EXIT

@@ -96,7 +96,7 @@ typedef struct net_backend {
      * positive multiple of 16, the largest element). */
     size_t acc_chunk;
     /* The data of one put message to rank, where the backend sends a
-     * larger put in parts, each applied as it arrives (0, or NULL: whole). */
+     * larger put in parts, each applied as it arrives (0: whole). */
     size_t (*put_part)(int rank);
 } net_backend_t;
 

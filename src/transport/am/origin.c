@@ -353,7 +353,7 @@ void am_order(int rank)
 /* The part in which a put of bytes to rank goes (bytes: whole). */
 static size_t am_put_part(int rank, size_t bytes)
 {
-    size_t part = am.net->put_part ? am.net->put_part(rank) : 0;
+    size_t part = am.net->put_part(rank);
     return part && part < bytes ? part : bytes;
 }
 
@@ -370,19 +370,23 @@ void am_put(int rank, const void *src, uintptr_t raddr, size_t bytes)
 }
 
 /* Sends bytes at src to raddr in parts of part (the last may be smaller),
- * each a counted request like proto at its own place: each part's send
- * completes the one before; the last may be in flight on return, its
- * ticket returned. */
+ * each a counted request like proto at its own place. The transfers in
+ * flight to rank complete first (location consistency); then every part
+ * goes out without waiting for the one before, as they write disjoint
+ * bytes. Returns the ticket that completes them all (0: all complete). */
 static uint64_t am_send_parts(int rank, const am_request_t *proto, const void *src, uintptr_t raddr, size_t bytes,
                               size_t part, const char *what)
 {
     uint64_t ticket = 0;
+    am_flush_local(rank);
     for (size_t off = 0; off < bytes; off += part) {
         am_request_t *rq = &am_flight_next(rank)->hdr;
         *rq = *proto;
         rq->raddr = raddr + off;
         size_t n = bytes - off < part ? bytes - off : part;
-        ticket = am_flight_add(rank, am_send_nbx(rank, rq, (const char *)src + off, n, NULL), what);
+        uint64_t t = am_flight_add(rank, am_issue(rank, rq, (const char *)src + off, n, NULL), what);
+        if (t) /* (a later part may complete at once, an earlier not) */
+            ticket = t;
     }
     return ticket;
 }

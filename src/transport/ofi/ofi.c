@@ -450,6 +450,12 @@ static int ofi_fd(net_worker_t w)
     return w == NET_WATCH ? -1 : ofi.w[w].fd;
 }
 
+static size_t ofi_put_part(int rank)
+{
+    (void)rank;
+    return OFI_PUT_PART;
+}
+
 /* See ofi_arm: a sleeping worker looks again at least this often. */
 static int ofi_idle_ms(void)
 {
@@ -542,4 +548,5 @@ const net_backend_t net_ofi = {
     .idle_ms = ofi_idle_ms,
     .signal = ofi_signal,
     .acc_chunk = OFI_ACC_CHUNK,
+    .put_part = ofi_put_part,
 };

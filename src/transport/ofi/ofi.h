@@ -45,6 +45,12 @@ _Static_assert(OFI_INJECT + 128 <= OFI_PROVIDER_BUFFER, "an injected message fit
  * "libfabric's eager limit"). */
 #define OFI_ACC_CHUNK ((size_t)64 << 10)
 _Static_assert(OFI_ACC_CHUNK % 16 == 0 && OFI_ACC_CHUNK + 512 <= OFI_EAGER, "a chunk is sent whole");
+/* A larger put goes in parts of this size, each sent whole (ofi_put_part).
+ * Between two machines through Global Arrays (ga-bench --network, three
+ * runs each), a put of 1 MiB took 309-345 us so and 646-793 whole, where
+ * the provider moves it by rendezvous (ARMCI-MPI 392-410); one of 256 KiB
+ * took 71-76 and 63-223. */
+#define OFI_PUT_PART OFI_ACC_CHUNK
 /* The endpoints: the client's and the server's (net.h's NET_CLIENT,
  * NET_SERVER). The watch (NET_WATCH) has none: its pings travel between
  * the servers' endpoints (ofi_watch.c). */

@@ -26,17 +26,15 @@ enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15,
  * on one machine, over UCX's shared memory, 102 against 112 in 8 KiB
  * (reach-bench --only transfer, medians of 3 sittings). */
 #define UX_ACC_CHUNK ((size_t)32 << 10)
-/* The most data of a put that UCX is told to send eagerly to another
- * machine, where its network is TCP (ux_eager).
- * Between two machines UCX chose its rendezvous for 64 KiB: a put of
- * 64 KiB took 55-71 us through Global Arrays, 16-48 eagerly (ARMCI-MPI
- * 39). Over shared memory its rendezvous is the faster (5.1 against
- * 6.1-7.0 us), and over RDMA networks its choice stands. */
-#define UX_EAGER ((size_t)64 << 10)
-/* A put of more than this to another machine over TCP, and a get's
- * answer of any size, go eagerly in parts of this size (ux_put_part,
- * ux_on_get). Between two machines, through Global Arrays (ga-bench
- * --network, medians of two runs, us):
+/* Data to a rank of another machine, where UCX's only network is TCP,
+ * goes eagerly (UCP_AM_SEND_FLAG_EAGER, ux_tcp_peer): a put of more than
+ * this in parts of this size (ux_put_part), and a get's answer (a get of
+ * UX_GET_MSG_MIN or more) in such parts too (ux_on_get). UCX chose its
+ * rendezvous for 64 KiB: a put of 64 KiB took 55-71 us through Global
+ * Arrays between two machines, 16-48 eagerly (ARMCI-MPI 39). Over shared
+ * memory its rendezvous is the faster (5.1 against 6.1-7.0 us), and over
+ * RDMA networks its choice stands. The part's size, between two machines
+ * through Global Arrays (ga-bench --network, medians of two runs, us):
  *
  *   parts of        16K   32K   48K   64K   UCX's rendezvous (before)
  *   get 64 KiB       35    30    50    50    50 (eager, one message)
@@ -47,12 +45,10 @@ enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15,
  * An eager message of more than 32 KiB took as long as two of 32. The
  * rendezvous is faster for a get of 256 KiB waited for at once, but its
  * later steps wait for the origin's progress: a get that overlaps work
- * receives its data only at its wait. Puts, three runs each, in parts
- * of 32 KiB against whole (UCX's rendezvous above 64 KiB):
- *
- *   put 64 KiB      13-15 against 16-19
- *   put 256 KiB     51-63 against 54-217
- *   put 1 MiB     212-231 against 650-660 */
+ * receives its data only at its wait. Puts in parts of 32 KiB against
+ * whole, three runs each (docs/benchmarks.md): 64 KiB 14.0-17.5 us
+ * against 16.4-27.4; 256 KiB 59-70 against 68-295; 1 MiB 248-270 against
+ * 662-788 (ARMCI-MPI 392-410); parts of 64 KiB were slower. */
 #define UX_PART ((size_t)32 << 10)
 _Static_assert(UX_ACC_CHUNK % 16 == 0, "a chunk holds whole elements");
 /* Endpoint kinds: client to a rank's server, server to its client, client
@@ -76,7 +72,7 @@ extern struct ux_state {
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
     size_t get_msg_min;    /* UX_GET_MSG_MIN over TCP, else SIZE_MAX: gets by messages from this size */
-    size_t eager;          /* UX_EAGER over TCP, else 0: data sent eagerly to other machines, to this size */
+    int tcp;               /* UCX's only network is TCP (ux_tcp_only) */
     int tls;               /* the context's transports: UX_TLS_* */
     _Atomic int get_sends; /* gets' data the server is sending (ux_on_get), */
     uint64_t get_at;       /* since this time (CLOCK_MONOTONIC, ns) */

@@ -41,7 +41,6 @@ typedef struct ux_get_msg {
     void *dst;
     size_t bytes;
     size_t got; /* of the bytes, those arrived */
-    int rank;
     int sent;
     ucs_status_t status; /* of the request's send */
 } ux_get_msg_t;
@@ -81,16 +80,16 @@ static void ux_free_sent(void *request, ucs_status_t status, void *user_data)
     ucp_request_free(request);
 }
 
-/* Whether len bytes of data to rank go eagerly though UCX would choose
- * its rendezvous (UX_EAGER). */
-static int ux_eager(int rank, size_t len)
+/* Whether data to rank goes eagerly, in parts of UX_PART: rank is on
+ * another machine and UCX's only network is TCP. */
+static int ux_tcp_peer(int rank)
 {
-    return ux.eager > 0 && len <= ux.eager && rt.peers[rank].host != rt.peers[rt.rank].host;
+    return ux.tcp && rt.peers[rank].host != rt.peers[rt.rank].host;
 }
 
 size_t ux_put_part(int rank)
 {
-    return ux_eager(rank, UX_PART) ? UX_PART : 0;
+    return ux_tcp_peer(rank) ? UX_PART : 0;
 }
 
 void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const void *data, size_t len, int flags)
@@ -98,7 +97,7 @@ void *ux_send(net_chan_t chan, int rank, const void *hdr, size_t hlen, const voi
     static const unsigned id[] = {UX_REQUEST, UX_REPLY, UX_PUSH, UX_PUSH};
     static const int ep[] = {UX_C2S, UX_S2C, UX_C2C, UX_S2C};
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                             .flags = (flags & NET_EAGER) || ux_eager(rank, len) ? UCP_AM_SEND_FLAG_EAGER : 0};
+                             .flags = (flags & NET_EAGER) || ux_tcp_peer(rank) ? UCP_AM_SEND_FLAG_EAGER : 0};
     if (flags & NET_FREE) {
         p.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
         p.cb.send = ux_free_sent;
@@ -162,7 +161,6 @@ void *ux_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
     *g = (ux_get_msg_t){.hdr = {.msg = (uintptr_t)g, .raddr = raddr, .bytes = bytes, .from = rt.rank},
                         .dst = dst,
                         .bytes = bytes,
-                        .rank = rank,
                         .status = UCS_OK};
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
                              .cb.send = ux_get_asked,
@@ -188,8 +186,9 @@ unsigned ux_progress(net_worker_t w)
     return ux.worker[w] ? ucp_worker_progress(ux.worker[w]) : 0;
 }
 
-/* The server does not sleep while a get's data is on its way: the
- * rendezvous' later steps need its worker's progress, and each would
+/* The server does not sleep while a get's data is on its way: the rest
+ * of an eager send that the socket did not take at once, or a
+ * rendezvous' later steps, need its worker's progress, and each would
  * otherwise cost a wake-up. */
 static uint64_t ux_now_ns(void)
 {
@@ -293,7 +292,7 @@ ucs_status_t ux_on_get(void *arg, const void *header, size_t header_length, void
     memcpy(&h, header, sizeof h);
     if (h.from < 0 || h.from >= rt.size || ux.ep[UX_S2C][h.from] == NULL)
         rt_fatal("network: a get from rank %d, which is not of another node", h.from);
-    int eager = ux_eager(h.from, UX_PART);
+    int eager = ux_tcp_peer(h.from);
     size_t part = eager ? UX_PART : h.bytes;
     rt_order_acquire();
     for (size_t off = 0; off < h.bytes; off += part) {
@@ -339,9 +338,9 @@ ucs_status_t ux_on_get_data(void *arg, const void *header, size_t header_length,
         rt_fatal("network: malformed get data");
     memcpy(&h, header, sizeof h);
     ux_get_msg_t *g = (ux_get_msg_t *)(uintptr_t)h.msg;
-    if (h.off > g->bytes || length > g->bytes - h.off)
-        rt_fatal("network: a get's data of %zu bytes at %llu, where %zu were asked", length, (unsigned long long)h.off,
-                 g->bytes);
+    if (h.off > g->bytes || length > g->bytes - h.off || length > g->bytes - g->got)
+        rt_fatal("network: a get's data of %zu bytes at %llu, where %zu were asked (%zu arrived)", length,
+                 (unsigned long long)h.off, g->bytes, g->got);
     char *place = (char *)g->dst + h.off;
     if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
         memcpy(place, data, length);
