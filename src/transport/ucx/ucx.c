@@ -275,9 +275,7 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         st = rt_error(REACH_ERR_SYSTEM, call, "UCX: %s", ucs_status_string(s));
         goto agree;
     }
-    int tcp = ux_tcp_only();
-    ux.get_msg_min = tcp ? UX_GET_MSG_MIN : SIZE_MAX;
-    ux.tcp = tcp;
+    ux.tcp = ux_tcp_only();
     static const ucp_am_handler_param_t client[] = {UX_HANDLER(UX_REPLY, ux_on_reply), UX_HANDLER(UX_PUSH, ux_on_push),
                                                     UX_HANDLER(UX_GET_DATA, ux_on_get_data)},
                                         server[] = {UX_HANDLER(UX_REQUEST, ux_on_request),

@@ -71,8 +71,7 @@ extern struct ux_state {
     int32_t me; /* the pings' header: this rank */
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
-    size_t get_msg_min;    /* UX_GET_MSG_MIN over TCP, else SIZE_MAX: gets by messages from this size */
-    int tcp;               /* UCX's only network is TCP (ux_tcp_only) */
+    int tcp;               /* UCX's only network is TCP (ux_tcp_only): gets by messages, data to other machines eager */
     int tls;               /* the context's transports: UX_TLS_* */
     _Atomic int get_sends; /* gets' data the server is sending (ux_on_get), */
     uint64_t get_at;       /* since this time (CLOCK_MONOTONIC, ns) */

@@ -142,16 +142,16 @@ static void ux_get_asked(void *request, ucs_status_t status, void *user_data)
     ucp_request_free(request);
 }
 
-/* A get of UX_GET_MSG_MIN bytes or more (where UCX's network is TCP:
- * ux.get_msg_min) is a message to the target's server, which sends the
- * data back as messages (ux_on_get): over TCP, UCX does a get in software at the target, in
- * small pieces. Between two machines (ucx_perftest, UCX_TLS=tcp, 1 MiB)
+/* A get of UX_GET_MSG_MIN bytes or more, where UCX's only network is TCP
+ * (ux.tcp), is a message to the target's server, which sends the data
+ * back as messages (ux_on_get): over TCP, UCX does a get in software at
+ * the target, in small pieces. Between two machines (ucx_perftest, UCX_TLS=tcp, 1 MiB)
  * a get moved 306 MB/s where active messages moved 1131, and Global
  * Arrays' NGA_Get of 64 KiB took 164-202 us by get, 85-108 by messages
  * and 69-81 with ARMCI-MPI. */
 void *ux_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
 {
-    if (bytes < ux.get_msg_min) {
+    if (!ux.tcp || bytes < UX_GET_MSG_MIN) {
         ucp_request_param_t p = {.op_attr_mask = 0};
         return ux_started(ucp_get_nbx(ux.ep[UX_C2S][rank], dst, bytes, raddr, ux.rkey[rank], &p), "get", rank);
     }
