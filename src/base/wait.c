@@ -304,6 +304,13 @@ static void wait_spread(double now)
         sched_setaffinity(0, sizeof allowed, &allowed);
 }
 
+unsigned wait_next_hold(unsigned hold, int soon, int prompt, int net)
+{
+    if (!soon || !(prompt || net))
+        return 1;
+    return hold < WAIT_HOLD_MOST ? 2 * hold : hold;
+}
+
 /* The time this thread has spent runnable but not running, in ns
  * (/proc/thread-self/schedstat's second field), or -1 where the kernel
  * does not keep it (no such file, or "0 0 0"). */
@@ -325,8 +332,9 @@ static long long wait_run_delay(void)
  * look that is not calm (a spin's, wait_look) does not count towards the
  * state's end: while the state holds, a spin reaches WAIT_LOOK_EVERY
  * polls only in a wait that keeps polling past its limit (a server's
- * own queue, an MCS slot's reclaim). */
-static void wait_look_at_core(double now, int calm)
+ * own queue, an MCS slot's reclaim). net: the look of a network wait's
+ * spin. */
+static void wait_look_at_core(double now, int calm, int net)
 {
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) != 0)
@@ -347,12 +355,9 @@ static void wait_look_at_core(double now, int calm)
             wait_run_delayed = delay;
         wait_spread(now);
         if (lost) {
-            if (!wait_contended) { /* again soon after a state whose sleeps woke promptly: a longer hold */
-                if (now - wait_calm_since >= WAIT_CONTENDED_MS * 1e-3 || !wait_woke_promptly)
-                    wait_hold = 1;
-                else if (wait_hold < WAIT_HOLD_MOST)
-                    wait_hold *= 2;
-            }
+            if (!wait_contended)
+                wait_hold = wait_next_hold(wait_hold, now - wait_calm_since < WAIT_CONTENDED_MS * 1e-3,
+                                           wait_woke_promptly, net);
             wait_preempted_at = now;
             wait_held_delay = delay;
             wait_contended = 1;
@@ -379,9 +384,9 @@ void wait_forget_core(void)
     wait_hold = 1;
 }
 
-void wait_look(void)
+void wait_look(int net)
 {
-    wait_look_at_core(wait_clock(), 0);
+    wait_look_at_core(wait_clock(), 0, net);
 }
 
 void wait_woke(int timed_out, int missed)
@@ -395,7 +400,7 @@ void wait_woke(int timed_out, int missed)
 void wait_tick(void)
 {
     double now = wait_clock();
-    wait_look_at_core(now, 1);
+    wait_look_at_core(now, 1, 0);
     if (rt_on_server)
         return;
     if (wait_now.since == 0) {

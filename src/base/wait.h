@@ -78,7 +78,20 @@
  * REACH_SPIN_COUNT 2000): 1.19 ms a barrier, one message in six taking
  * 1-2 ms; with 20 polls, 0.26 ms. Beside another job's busy pollers,
  * each sleep waits for a poller's core, and the spins pay: there, holding
- * the state longer made GA_Dgop of 10,000 doubles 3 times slower. */
+ * the state longer made GA_Dgop of 10,000 doubles 3 times slower.
+ *
+ * A network wait's spin is the exception (wait_net_spin_on): found
+ * preempted by its own look, it doubles the hold after slow wake-ups
+ * too. Its poll is a call into the network, a system call or more (1.5
+ * us over UCX's TCP on the reference machine, against a shared word's
+ * 33 ns), so its REACH_SPIN_COUNT polls last milliseconds, longer than a
+ * slice: on a shared core such a spin is preempted by construction, and
+ * holds the core from the thread it waits for when that one shares it.
+ * Two ranks of two emulated machines on one core beside a CPU loop (its
+ * wake-ups slow, since the loop keeps its slice): NGA_Create took
+ * 1.45-1.62 ms (median), each state ending after 8 sleeps and coming
+ * back at the next long spin; with the longer hold, 0.13 ms
+ * (docs/benchmarks.md, "Spins that lose their core"). */
 #define WAIT_SPIN_CONTENDED 20
 #define WAIT_CONTENDED_MS 50
 #define WAIT_LOST_US 200
@@ -87,6 +100,12 @@
 #define WAIT_HOLD_MOST 64
 
 extern _Thread_local int wait_contended REACH_HIDDEN;
+
+/* The hold's multiple for a contended state that begins now, after one
+ * of hold: twice that (at most WAIT_HOLD_MOST) if the last state ended
+ * less than WAIT_CONTENDED_MS ago (soon) and either its sleeps woke
+ * promptly or a network wait's spin found this one (net); else 1. */
+unsigned wait_next_hold(unsigned hold, int soon, int prompt, int net) REACH_HIDDEN;
 
 /* Polls of a long spin between two looks at the core. A look is a
  * getrusage call, 0.4 us on the reference machine: 5% of the time of
@@ -104,8 +123,9 @@ static inline uint32_t wait_spins(void)
 }
 
 /* Looks at this thread's core now (wait_spins), as a tick does, but a
- * look that finds no preemption does not count as a calm one. */
-void wait_look(void) REACH_HIDDEN;
+ * look that finds no preemption does not count as a calm one; net: for a
+ * network wait's spin. */
+void wait_look(int net) REACH_HIDDEN;
 /* Forgets what this thread has seen of its core: not contended, and its
  * next look only takes the counts (as a thread's first look does).
  * reach_init calls it last, as MPI's start-up collectives busy-poll:
@@ -115,11 +135,23 @@ void wait_forget_core(void) REACH_HIDDEN;
 /* Whether a wait that has made polls empty polls spins on rather than
  * sleep: fewer than wait_spins(), which a look every WAIT_LOOK_EVERY
  * polls may cut to WAIT_SPIN_CONTENDED. */
-static inline int wait_spin_on(uint32_t polls)
+static inline int wait_spin_looking(uint32_t polls, int net)
 {
     if (polls && polls % WAIT_LOOK_EVERY == 0)
-        wait_look();
+        wait_look(net);
     return polls < wait_spins();
+}
+
+/* For a wait that polls memory. */
+static inline int wait_spin_on(uint32_t polls)
+{
+    return wait_spin_looking(polls, 0);
+}
+
+/* For a wait whose poll is a call into the network. */
+static inline int wait_net_spin_on(uint32_t polls)
+{
+    return wait_spin_looking(polls, 1);
 }
 
 typedef enum {

@@ -5,8 +5,9 @@
  * whether a thread's core is contended (wait_contended, set by
  * wait_tick, and by a long spin's looks, wait_spin_on): by a thread
  * that takes the core for a slice, and not for good; held longer where
- * it comes back soon; not by what came before the thread's first look or
- * wait_forget_core. */
+ * it comes back soon, after prompt wake-ups or by a network wait's spin
+ * (wait_next_hold, wait_net_spin_on); not by what came before the
+ * thread's first look or wait_forget_core. */
 #include "../check.h"
 #include "base/wait.h"
 
@@ -191,6 +192,52 @@ static void test_spin_looks(void)
     CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
 }
 
+/* The hold of a state that begins: doubled (up to WAIT_HOLD_MOST) when it
+ * comes soon after the last, if that one's sleeps woke promptly or a
+ * network wait's spin found this one; else back to one. */
+static void test_next_hold(void)
+{
+    CHECK_EQ_LL(wait_next_hold(1, 1, 1, 0), 2);
+    CHECK_EQ_LL(wait_next_hold(4, 1, 1, 0), 8);
+    CHECK_EQ_LL(wait_next_hold(4, 1, 0, 0), 1); /* beside busy pollers: a memory wait's spins pay */
+    CHECK_EQ_LL(wait_next_hold(4, 1, 0, 1), 8); /* a network wait's spin lost its core all the same */
+    CHECK_EQ_LL(wait_next_hold(4, 0, 1, 1), 1); /* not soon */
+    CHECK_EQ_LL(wait_next_hold(4, 0, 0, 1), 1);
+    CHECK_EQ_LL(wait_next_hold(WAIT_HOLD_MOST, 1, 1, 1), WAIT_HOLD_MOST);
+    CHECK_EQ_LL(wait_next_hold(WAIT_HOLD_MOST / 2, 1, 0, 1), WAIT_HOLD_MOST);
+}
+
+/* A network wait's spin looks at its core as a memory wait's does
+ * (wait_net_spin_on): a thread that takes the core for slices makes it
+ * contended, and the spin is cut short. */
+static void test_net_spin_looks(void)
+{
+    cpu_set_t allowed;
+    CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+    int core = sched_getcpu();
+    pin(core);
+    for (int i = 0; i < 1000 && wait_contended; i++) { /* calm first */
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+        wait_tick();
+    }
+    CHECK(!wait_contended);
+    rt.cfg.spin_count = 2000;
+    for (int run = 0; run < 3 && !wait_contended; run++) { /* (as test_contended: one of three) */
+        pthread_t t;
+        CHECK(pthread_create(&t, NULL, hog, &core) == 0);
+        uint32_t polls = 1;
+        for (double end = clock_ms() + 40; clock_ms() < end; polls++)
+            (void)wait_net_spin_on(polls);
+        CHECK(pthread_join(t, NULL) == 0);
+        for (uint32_t i = 0; i < WAIT_LOOK_EVERY; i++, polls++)
+            (void)wait_net_spin_on(polls);
+    }
+    CHECK(wait_contended);
+    CHECK(wait_net_spin_on(WAIT_SPIN_CONTENDED - 1) && !wait_net_spin_on(WAIT_SPIN_CONTENDED));
+    rt.cfg.spin_count = 0;
+    CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
+}
+
 /* What a thread went through before it forgot its core (reach_init's
  * end: MPI's start-up collectives busy-poll) does not make it contended:
  * its next look only takes the counts. */
@@ -217,6 +264,8 @@ int main(void)
     test_less_crowded();
     test_contended();
     test_spin_looks();
+    test_next_hold();
+    test_net_spin_looks();
     test_forget();
     printf("test_wait_cpu: %s\n", check_failures ? "FAILED" : "passed");
     return check_failures != 0;

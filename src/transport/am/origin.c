@@ -64,7 +64,7 @@ static void am_client_poll(unsigned *spins, int serve)
         *spins = 0;
         return;
     }
-    if (wait_spin_on(++*spins))
+    if (wait_net_spin_on(++*spins))
         return;
     *spins = am_client_sleep() ? wait_spins() : 0;
 }

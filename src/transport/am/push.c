@@ -45,7 +45,7 @@ void am_wait_signal(waitword_t *ww, uint32_t target)
         rt_order_acquire();
         if (got) {
             i = 0;
-        } else if (!wait_spin_on(i)) {
+        } else if (!wait_net_spin_on(i)) {
             i = am_client_sleep() ? wait_spins() : 0;
         }
     }
