@@ -14,7 +14,8 @@
  * registers its data, sends its address and key, the receiver reads it
  * with fi_read straight into place and says so (OFI_RNDV_DONE), and only
  * then is the send complete. Gets up to OFI_GET_MSG_MAX are a message
- * answered by the target's server, larger ones fi_read on its endpoint.
+ * answered by the target's server, larger ones fi_read on its endpoint,
+ * in reads of OFI_READ_PART posted at once.
  *
  * 64-bit atomics are done by the target's server worker with the CPU's
  * atomics on the arena (OFI_AMO): libfabric does not say whether a
@@ -199,8 +200,15 @@ static void *ofi_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
 {
     ofi_req_t *r = ofi_req_new(OFI_REQ_GET);
     r->keep = 1;
-    if (bytes > OFI_GET_MSG_MAX) {
-        ofi_read(NET_CLIENT, rank, NET_SERVER, dst, bytes, ofi_remote(rank, raddr), ofi.keys[rank], r);
+    if (bytes > OFI_GET_MSG_MAX) { /* reads of OFI_READ_PART, all posted at once */
+        r->reads = (bytes + OFI_READ_PART - 1) / OFI_READ_PART;
+        for (size_t off = 0; off < bytes; off += OFI_READ_PART) {
+            ofi_req_t *part = ofi_req_new(OFI_REQ_GET_READ);
+            part->arg = r;
+            ofi_read(NET_CLIENT, rank, NET_SERVER, (char *)dst + off,
+                     bytes - off < OFI_READ_PART ? bytes - off : OFI_READ_PART, ofi_remote(rank, raddr + off),
+                     ofi.keys[rank], part);
+        }
         return r;
     }
     r->dst = dst;
@@ -321,6 +329,13 @@ static void ofi_completed(int w, ofi_req_t *r, size_t len)
         else
             ofi.up->received(r->arg);
         ofi_req_free(r);
+        return;
+    }
+    case OFI_REQ_GET_READ: { /* a part of the get in arg */
+        ofi_req_t *get = r->arg;
+        ofi_req_free(r);
+        if (--get->reads == 0)
+            ofi_req_done(get);
         return;
     }
     default: /* a send, or a get */ ofi_req_done(r);

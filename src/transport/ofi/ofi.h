@@ -87,6 +87,15 @@ enum {
  * a get of 8 B took 28 us by fi_read and 18-20 by message, one of 64 KiB
  * 79 us by fi_read and 48 by message. */
 #define OFI_GET_MSG_MAX ((size_t)64 << 10)
+/* A larger get is fi_reads of this size, all posted at once. Between two
+ * machines over tcp (ga-bench --network), a get of 1 MiB took 628-690 us
+ * in one read, 231-256 in reads of 128 KiB, 265-285 in reads of 64 KiB,
+ * and 209-701 in reads of 256 KiB; ARMCI-MPI 388. GA_Dgemm of 256
+ * (whose gets overlap its multiply) took 1.43-1.55 ms, 1.29-1.35, 1.48-1.52
+ * and 1.25-1.54. Answered in parts of 64 KiB by the target's server, as
+ * gets are over UCX, the get took 285-335 and GA_Dgemm 1.65-1.83: each
+ * part is copied at both ends, which a read is not. */
+#define OFI_READ_PART ((size_t)128 << 10)
 typedef struct ofi_wire {
     uint8_t chan, kind;
     int32_t from;       /* the sender's rank */
@@ -100,7 +109,16 @@ _Static_assert(sizeof(ofi_wire_t) + OFI_GET_MSG_MAX <= OFI_EAGER, "a get's answe
 
 /* A request of the backend's: the completion queue's context is its
  * first member. */
-enum { OFI_REQ_SEND, OFI_REQ_RNDV, OFI_REQ_RNDV_READ, OFI_REQ_GET, OFI_REQ_AMO, OFI_REQ_RECV, OFI_REQ_PING };
+enum {
+    OFI_REQ_SEND,
+    OFI_REQ_RNDV,
+    OFI_REQ_RNDV_READ,
+    OFI_REQ_GET,
+    OFI_REQ_GET_READ,
+    OFI_REQ_AMO,
+    OFI_REQ_RECV,
+    OFI_REQ_PING
+};
 typedef struct ofi_req {
     struct fi_context2 ctx;
     int kind;
@@ -112,6 +130,8 @@ typedef struct ofi_req {
     struct fid_mr *mr; /* closed when done */
     uint64_t *result;  /* OFI_REQ_AMO: the old value goes here */
     void *dst;         /* OFI_REQ_GET by message: the data goes here */
+    size_t reads;      /* OFI_REQ_GET by fi_read: its reads not yet complete (OFI_REQ_GET_READ,
+                        * whose arg is the get) */
     void *arg;         /* OFI_REQ_RNDV_READ: up->received's; NULL for OFI_LARGE_MSG (buf
                              * holds its wire header, protocol header and data) */
     int rank, sender_w, w;
