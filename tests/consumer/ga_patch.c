@@ -6,7 +6,8 @@
  *
  *  - GA_Pack, GA_Unpack, GA_Scan_copy and GA_Scan_add (inclusive and
  *    exclusive) on 1-D arrays of every type with a C_INT mask, and C_DBL
- *    with masks of every type, made afresh for each pair: 4099 elements
+ *    with masks of every type (`ga_patch N pairs`: every type with every
+ *    type of mask), made afresh for each pair: 4099 elements
  *    (or the number given as the argument), with a
  *    dense mask (every 3rd and every 7th element, set to varying non-zero
  *    values) and a sparse one (segments longer than a block from 4
@@ -181,14 +182,16 @@ static void check_pack_scan_types(int type, int mtype)
 }
 
 /* Every type of array with a C_INT mask, and C_DBL with every type of
- * mask. */
-static void check_pack_scan(void)
+ * mask; or, with every_pair, every type with every type of mask (49
+ * pairs, as Global Arrays' own tests). */
+static void check_pack_scan(int every_pair)
 {
     static const int types[] = {C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL, C_DCPL};
-    for (size_t t = 0; t < sizeof types / sizeof *types; t++)
-        check_pack_scan_types(types[t], C_INT);
-    for (size_t t = 1; t < sizeof types / sizeof *types; t++) /* (C_INT's pair is above) */
-        check_pack_scan_types(C_DBL, types[t]);
+    enum { NT = sizeof types / sizeof *types };
+    for (size_t m = 0; m < NT; m++)
+        for (size_t t = 0; t < NT; t++)
+            if (every_pair || types[m] == C_INT || (types[t] == C_DBL && m > 0)) /* (C_INT's pair once) */
+                check_pack_scan_types(types[t], types[m]);
 }
 
 /* ---------------------------------------------------------------------
@@ -494,7 +497,10 @@ int main(int argc, char **argv)
         if (N1 < 4000)
             GA_Error("ga_patch: the 1-D length must be at least 4000", N1);
     }
-    check_pack_scan();
+    int every_pair = argc > 2 && strcmp(argv[2], "pairs") == 0;
+    if (argc > 3 || (argc > 2 && !every_pair))
+        GA_Error("ga_patch: usage: ga_patch [LENGTH [pairs]]", argc);
+    check_pack_scan(every_pair);
     check_elementwise();
     check_matmul();
     return gc_finish();
