@@ -356,6 +356,11 @@ static void ofi_failed(int w)
         ofi_req_done(r);
         return;
     }
+    if (r && r->kind == OFI_REQ_GET_READ) { /* a part of a get: the get says so when tested */
+        ((ofi_req_t *)r->arg)->err = e.err;
+        ofi_completed(w, r, 0);
+        return;
+    }
     if (r && r->keep) {
         r->err = e.err;
         ofi_req_done(r);
