@@ -308,7 +308,7 @@ unsigned wait_next_hold(unsigned hold, int soon, int prompt, int net)
 {
     if (!soon || !(prompt || net))
         return 1;
-    return hold < WAIT_HOLD_MOST ? 2 * hold : hold;
+    return 2 * hold < WAIT_HOLD_MOST ? 2 * hold : WAIT_HOLD_MOST;
 }
 
 /* The time this thread has spent runnable but not running, in ns

@@ -82,16 +82,16 @@
  *
  * A network wait's spin is the exception (wait_net_spin_on): found
  * preempted by its own look, it doubles the hold after slow wake-ups
- * too. Its poll is a call into the network, a system call or more (1.5
+ * too. Its poll is a call into the network, a system call or more: 1.5
  * us over UCX's TCP on the reference machine, against a shared word's
- * 33 ns), so its REACH_SPIN_COUNT polls last milliseconds, longer than a
- * slice: on a shared core such a spin is preempted by construction, and
- * holds the core from the thread it waits for when that one shares it.
- * Two ranks of two emulated machines on one core beside a CPU loop (its
- * wake-ups slow, since the loop keeps its slice): NGA_Create took
- * 1.45-1.62 ms (median), each state ending after 8 sleeps and coming
- * back at the next long spin; with the longer hold, 0.13 ms
- * (docs/benchmarks.md, "Spins that lose their core"). */
+ * 33 ns. So its REACH_SPIN_COUNT polls last about 3 ms, a slice or more.
+ * On a shared core such a spin is preempted, and it holds the core from
+ * the thread it waits for when that one shares it. Two ranks of two
+ * emulated machines shared one core beside a CPU loop, which kept its
+ * slice, so their wake-ups were slow. NGA_Create took 1.59-1.62 ms
+ * (median): each state ended after 8 sleeps and came back at the next
+ * long spin. With the longer hold it took 0.13 ms (docs/benchmarks.md,
+ * "Spins that lose their core"). */
 #define WAIT_SPIN_CONTENDED 20
 #define WAIT_CONTENDED_MS 50
 #define WAIT_LOST_US 200
@@ -102,9 +102,9 @@
 extern _Thread_local int wait_contended REACH_HIDDEN;
 
 /* The hold's multiple for a contended state that begins now, after one
- * of hold: twice that (at most WAIT_HOLD_MOST) if the last state ended
- * less than WAIT_CONTENDED_MS ago (soon) and either its sleeps woke
- * promptly or a network wait's spin found this one (net); else 1. */
+ * of hold. It is twice that, at most WAIT_HOLD_MOST, if the last state
+ * ended less than WAIT_CONTENDED_MS ago (soon) and either its sleeps
+ * woke promptly or a network wait's spin found this one (net). Else 1. */
 unsigned wait_next_hold(unsigned hold, int soon, int prompt, int net) REACH_HIDDEN;
 
 /* Polls of a long spin between two looks at the core. A look is a

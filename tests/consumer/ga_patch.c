@@ -27,6 +27,8 @@
  *    them on) and a whole-array GA_Dgemm, against local triple loops.
  * Each process checks a slab of every result that straddles block
  * boundaries; together the slabs cover every element. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ga_array.h"
@@ -188,9 +190,9 @@ static void check_pack_scan(int every_pair)
 {
     static const int types[] = {C_INT, C_LONG, C_LONGLONG, C_FLOAT, C_DBL, C_SCPL, C_DCPL};
     enum { NT = sizeof types / sizeof *types };
-    for (size_t m = 0; m < NT; m++)
+    for (size_t m = 0; m < NT; m++) /* (types[0] is C_INT) */
         for (size_t t = 0; t < NT; t++)
-            if (every_pair || types[m] == C_INT || (types[t] == C_DBL && m > 0)) /* (C_INT's pair once) */
+            if (every_pair || m == 0 || types[t] == C_DBL)
                 check_pack_scan_types(types[t], types[m]);
 }
 
@@ -490,16 +492,19 @@ int main(int argc, char **argv)
     gc_init("ga_patch", &argc, &argv, 1L << 21);
     me = GA_Nodeid();
     np = GA_Nnodes();
+    int every_pair = argc == 3 && strcmp(argv[2], "pairs") == 0;
+    if (argc > 3 || (argc == 3 && !every_pair))
+        GA_Error("ga_patch: usage: ga_patch [LENGTH [pairs]]", 0);
     if (argc > 1) {
-        N1 = atoi(argv[1]);
+        char *end = NULL;
+        errno = 0;
+        long n = strtol(argv[1], &end, 10);
+        if (errno != 0 || end == argv[1] || *end != '\0' || n < 4000 || n > 100000000)
+            GA_Error("ga_patch: LENGTH must be a whole number from 4000 to 100000000", 0);
+        N1 = (int)n;
         LO1 = N1 / 8 - N1 / 8 % 21; /* set in the dense mask too */
         HI1 = N1 - N1 / 20;
-        if (N1 < 4000)
-            GA_Error("ga_patch: the 1-D length must be at least 4000", N1);
     }
-    int every_pair = argc > 2 && strcmp(argv[2], "pairs") == 0;
-    if (argc > 3 || (argc > 2 && !every_pair))
-        GA_Error("ga_patch: usage: ga_patch [LENGTH [pairs]]", argc);
     check_pack_scan(every_pair);
     check_elementwise();
     check_matmul();

@@ -152,10 +152,17 @@ static void test_contended(void)
     CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
 }
 
+static int spin_on(uint32_t polls, int net)
+{
+    return net ? wait_net_spin_on(polls) : wait_spin_on(polls);
+}
+
 /* A spin that never sleeps, so never ticks, looks at its core all the
- * same (wait_spin_on); found contended again soon after calm sleeps that
- * woke promptly, the core stays marked twice as long. */
-static void test_spin_looks(void)
+ * same (wait_spin_on, wait_net_spin_on). Found contended again soon
+ * after calm sleeps, the core stays marked twice as long: a memory
+ * wait's spin only if those sleeps woke promptly, a network wait's
+ * whatever they did. */
+static void test_spin_looks(int net)
 {
     cpu_set_t allowed;
     CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
@@ -163,31 +170,35 @@ static void test_spin_looks(void)
     pin(core);
     CHECK(!wait_contended);
     rt.cfg.spin_count = 2000; /* REACH_SPIN_COUNT's default */
-    CHECK(wait_spin_on(WAIT_SPIN_CONTENDED));
+    CHECK(spin_on(WAIT_SPIN_CONTENDED, net));
     pthread_t t;
     double hog_start = clock_ms();
     CHECK(pthread_create(&t, NULL, hog, &core) == 0);
     uint32_t polls = 1;
     for (double end = clock_ms() + 40; clock_ms() < end; polls++)
-        (void)wait_spin_on(polls);
+        (void)spin_on(polls, net);
     CHECK(pthread_join(t, NULL) == 0);
     for (uint32_t i = 0; i < WAIT_LOOK_EVERY; i++, polls++) /* a look after the hog's end */
-        (void)wait_spin_on(polls);
+        (void)spin_on(polls, net);
     CHECK(wait_contended); /* found by the spin's own looks */
-    CHECK(wait_spins() == WAIT_SPIN_CONTENDED && wait_spin_on(WAIT_SPIN_CONTENDED - 1) &&
-          !wait_spin_on(WAIT_SPIN_CONTENDED)); /* and the spin cut short */
+    CHECK(wait_spins() == WAIT_SPIN_CONTENDED && spin_on(WAIT_SPIN_CONTENDED - 1, net) &&
+          !spin_on(WAIT_SPIN_CONTENDED, net)); /* and the spin cut short */
     int soon = clock_ms() - calm_at < WAIT_CONTENDED_MS - 5;
     int ticks = 0;
+    long long delay = run_delay();
     for (; ticks < 1000 && wait_contended; ticks++) {
         nanosleep(&(struct timespec){0, 100000}, NULL);
         wait_tick();
     }
     CHECK(!wait_contended);
-    /* (unless the first state's sleeps were slow, this one came late, or
-     * the time limit, counted from a preemption by the hog, ended it) */
-    if (calm_prompt && soon && clock_ms() - hog_start < 2 * WAIT_CONTENDED_MS)
+    /* (unless the last state's sleeps were slow and this is a memory
+     * wait's spin, this state came late, or the time limit, counted from
+     * a preemption by the hog, ended it) */
+    if ((net || calm_prompt) && soon && clock_ms() - hog_start < 2 * WAIT_CONTENDED_MS)
         CHECK(ticks >= 2 * WAIT_CALM_SLEEPS);
-    CHECK(!wait_spin_on(2000) && wait_spin_on(1999)); /* the full spin again */
+    calm_at = clock_ms();
+    calm_prompt = delay >= 0 && run_delay() - delay < (long long)ticks * WAIT_PROMPT_WAKE_US * 1000;
+    CHECK(!spin_on(2000, net) && spin_on(1999, net)); /* the full spin again */
     rt.cfg.spin_count = 0;
     CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
 }
@@ -205,37 +216,6 @@ static void test_next_hold(void)
     CHECK_EQ_LL(wait_next_hold(4, 0, 0, 1), 1);
     CHECK_EQ_LL(wait_next_hold(WAIT_HOLD_MOST, 1, 1, 1), WAIT_HOLD_MOST);
     CHECK_EQ_LL(wait_next_hold(WAIT_HOLD_MOST / 2, 1, 0, 1), WAIT_HOLD_MOST);
-}
-
-/* A network wait's spin looks at its core as a memory wait's does
- * (wait_net_spin_on): a thread that takes the core for slices makes it
- * contended, and the spin is cut short. */
-static void test_net_spin_looks(void)
-{
-    cpu_set_t allowed;
-    CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
-    int core = sched_getcpu();
-    pin(core);
-    for (int i = 0; i < 1000 && wait_contended; i++) { /* calm first */
-        nanosleep(&(struct timespec){0, 100000}, NULL);
-        wait_tick();
-    }
-    CHECK(!wait_contended);
-    rt.cfg.spin_count = 2000;
-    for (int run = 0; run < 3 && !wait_contended; run++) { /* (as test_contended: one of three) */
-        pthread_t t;
-        CHECK(pthread_create(&t, NULL, hog, &core) == 0);
-        uint32_t polls = 1;
-        for (double end = clock_ms() + 40; clock_ms() < end; polls++)
-            (void)wait_net_spin_on(polls);
-        CHECK(pthread_join(t, NULL) == 0);
-        for (uint32_t i = 0; i < WAIT_LOOK_EVERY; i++, polls++)
-            (void)wait_net_spin_on(polls);
-    }
-    CHECK(wait_contended);
-    CHECK(wait_net_spin_on(WAIT_SPIN_CONTENDED - 1) && !wait_net_spin_on(WAIT_SPIN_CONTENDED));
-    rt.cfg.spin_count = 0;
-    CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
 }
 
 /* What a thread went through before it forgot its core (reach_init's
@@ -263,9 +243,9 @@ int main(void)
     test_proc_cpu();
     test_less_crowded();
     test_contended();
-    test_spin_looks();
+    test_spin_looks(0);
+    test_spin_looks(1);
     test_next_hold();
-    test_net_spin_looks();
     test_forget();
     printf("test_wait_cpu: %s\n", check_failures ? "FAILED" : "passed");
     return check_failures != 0;

@@ -171,7 +171,7 @@ void am_wait_done_from(int origin, uint32_t gate)
         }
         if (am_serve_try() != 0)
             spins = 0;
-        else if (wait_spin_on(++spins))
+        else if (wait_net_spin_on(++spins)) /* (each poll serves: a call into the network) */
             cpu_relax();
         else
             waitword_wait_change(&am.done, seen);

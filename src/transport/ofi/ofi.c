@@ -338,7 +338,7 @@ static void ofi_completed(int w, ofi_req_t *r, size_t len)
             ofi_req_done(get);
         return;
     }
-    default: /* a send, or a get */ ofi_req_done(r);
+    default: /* a send */ ofi_req_done(r);
     }
 }
 

@@ -89,12 +89,12 @@ enum {
 #define OFI_GET_MSG_MAX ((size_t)64 << 10)
 /* A larger get is fi_reads of this size, all posted at once. Between two
  * machines over tcp (ga-bench --network), a get of 1 MiB took 628-690 us
- * in one read, 231-256 in reads of 128 KiB, 265-285 in reads of 64 KiB,
- * and 209-701 in reads of 256 KiB; ARMCI-MPI 388. GA_Dgemm of 256
- * (whose gets overlap its multiply) took 1.43-1.55 ms, 1.29-1.35, 1.48-1.52
- * and 1.25-1.54. Answered in parts of 64 KiB by the target's server, as
- * gets are over UCX, the get took 285-335 and GA_Dgemm 1.65-1.83: each
- * part is copied at both ends, which a read is not. */
+ * in one read and 231-256 in reads of 128 KiB (ARMCI-MPI 388). In reads
+ * of 64 KiB it took 265-285, and in reads of 256 KiB 209-701. GA_Dgemm
+ * of 256, whose gets overlap its multiply, took 1.43-1.55 ms in one read
+ * and 1.29-1.35 in reads of 128 KiB. Answered by the target's server in
+ * parts of 64 KiB, as over UCX, the get took 285-335 us and GA_Dgemm
+ * 1.65-1.83 ms: each part is copied at both ends, which a read is not. */
 #define OFI_READ_PART ((size_t)128 << 10)
 typedef struct ofi_wire {
     uint8_t chan, kind;
@@ -130,10 +130,11 @@ typedef struct ofi_req {
     struct fid_mr *mr; /* closed when done */
     uint64_t *result;  /* OFI_REQ_AMO: the old value goes here */
     void *dst;         /* OFI_REQ_GET by message: the data goes here */
-    size_t reads;      /* OFI_REQ_GET by fi_read: its reads not yet complete (OFI_REQ_GET_READ,
-                        * whose arg is the get) */
+    size_t reads;      /* OFI_REQ_GET by fi_read: its parts not yet read (only the client
+                        * worker's progress counts them, so no atomic) */
     void *arg;         /* OFI_REQ_RNDV_READ: up->received's; NULL for OFI_LARGE_MSG (buf
-                             * holds its wire header, protocol header and data) */
+                             * holds its wire header, protocol header and data);
+                             * OFI_REQ_GET_READ: its get */
     int rank, sender_w, w;
     uint64_t token;
 } ofi_req_t;
