@@ -101,10 +101,26 @@ static long long run_delay(void)
     return delay;
 }
 
-/* When test_contended's contended state ended, and whether its calm
- * sleeps woke promptly (as wait.c judges it). */
+/* When the last contended state ended, and whether its calm sleeps woke
+ * promptly (as wait.c judges it). */
 static double calm_at;
 static int calm_prompt;
+
+/* Sleeps and looks (wait_tick), as a waiting thread does, until the
+ * contended state ends (1000 looks at most); records its end in calm_at
+ * and calm_prompt, and returns the looks it took. */
+static int calm_sleeps(void)
+{
+    int ticks = 0;
+    long long delay = run_delay();
+    for (; ticks < 1000 && wait_contended; ticks++) {
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+        wait_tick();
+    }
+    calm_at = clock_ms();
+    calm_prompt = delay >= 0 && run_delay() - delay < (long long)ticks * WAIT_PROMPT_WAKE_US * 1000;
+    return ticks;
+}
 
 /* Spins on core until the hog has finished, so that the hog takes the
  * core from it for slices; then looks (wait_tick) as a wait does. */
@@ -117,10 +133,7 @@ static void test_contended(void)
     int core = sched_getcpu();
     pin(core);
     wait_tick(); /* the thread's history so far */
-    for (int i = 0; i < 1000 && wait_contended; i++) {
-        nanosleep(&(struct timespec){0, 100000}, NULL);
-        wait_tick();
-    }
+    (void)calm_sleeps();
     CHECK(!wait_contended);
     /* Kept off its core for the hog's slices. On a machine loaded by
      * other jobs, brief preemptions by them may dilute the mean delay of
@@ -137,15 +150,8 @@ static void test_contended(void)
     CHECK(wait_contended);
     /* Calm sleeps give the full spin back (WAIT_CALM_SLEEPS of them on
      * a quiet machine; a loaded one may preempt it meanwhile). */
-    int ticks = 0;
     double start = clock_ms();
-    long long delay = run_delay();
-    for (; ticks < 1000 && wait_contended; ticks++) {
-        nanosleep(&(struct timespec){0, 100000}, NULL);
-        wait_tick();
-    }
-    calm_at = clock_ms();
-    calm_prompt = delay >= 0 && run_delay() - delay < (long long)ticks * WAIT_PROMPT_WAKE_US * 1000;
+    int ticks = calm_sleeps();
     CHECK(!wait_contended);
     if (calm_at - start < WAIT_CONTENDED_MS) /* (else the time limit ended it) */
         CHECK(ticks >= WAIT_CALM_SLEEPS);
@@ -183,21 +189,14 @@ static void test_spin_looks(int net)
     CHECK(wait_contended); /* found by the spin's own looks */
     CHECK(wait_spins() == WAIT_SPIN_CONTENDED && spin_on(WAIT_SPIN_CONTENDED - 1, net) &&
           !spin_on(WAIT_SPIN_CONTENDED, net)); /* and the spin cut short */
-    int soon = clock_ms() - calm_at < WAIT_CONTENDED_MS - 5;
-    int ticks = 0;
-    long long delay = run_delay();
-    for (; ticks < 1000 && wait_contended; ticks++) {
-        nanosleep(&(struct timespec){0, 100000}, NULL);
-        wait_tick();
-    }
+    int soon = clock_ms() - calm_at < WAIT_CONTENDED_MS - 5, last_prompt = calm_prompt;
+    int ticks = calm_sleeps();
     CHECK(!wait_contended);
     /* (unless the last state's sleeps were slow and this is a memory
      * wait's spin, this state came late, or the time limit, counted from
      * a preemption by the hog, ended it) */
-    if ((net || calm_prompt) && soon && clock_ms() - hog_start < 2 * WAIT_CONTENDED_MS)
+    if ((net || last_prompt) && soon && clock_ms() - hog_start < 2 * WAIT_CONTENDED_MS)
         CHECK(ticks >= 2 * WAIT_CALM_SLEEPS);
-    calm_at = clock_ms();
-    calm_prompt = delay >= 0 && run_delay() - delay < (long long)ticks * WAIT_PROMPT_WAKE_US * 1000;
     CHECK(!spin_on(2000, net) && spin_on(1999, net)); /* the full spin again */
     rt.cfg.spin_count = 0;
     CHECK(sched_setaffinity(0, sizeof allowed, &allowed) == 0);
