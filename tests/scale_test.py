@@ -5,7 +5,8 @@ reach at scale, short (scripts/scale.sh --short): traces at 2 and 64
 processes (every rank its own node, and nodes of 16) run to completion and
 replay; the barriers' message counts at 64 are the papers' formulas; the
 replay on shared cores is no shorter than on a machine each; the report
-projects every barrier and lock algorithm to 4096 nodes; a trace
+projects every barrier and lock algorithm to 4096 nodes; the timeline
+lists a trace's events in time order between two marks; a trace
 directory that cannot be made, or REACH_TRACE on one rank only, fails
 reach_init, saying so.
 Prints each failure; the status is 0 if there is none, else 1."""
@@ -84,6 +85,26 @@ for name, t in free.items():
 if free and sum(two.values()) <= sum(free.values()) * 1.5:
     fail(f"64 ranks on 2 shared cores replayed in {sum(two.values()):.0f} us in all, hardly more than "
          f"on a machine each ({sum(free.values()):.0f})")
+
+# The timeline of a trace: the longest span between two workloads' begin
+# marks on rank 0, every rank's events in it in time order, the messages
+# named; a label rank 0 never set is refused.
+tl = subprocess.run([sys.executable, project, "timeline", os.path.join(out, "n2-s1"), "--mark", "begin",
+                     "--quantile", "1"], capture_output=True, text=True)
+lines = tl.stdout.splitlines()
+if tl.returncode != 0 or not lines or not re.fullmatch(r"span 14 of 14 by length: [0-9.]+ us", lines[0]):
+    fail(f"timeline of n2-s1 by its begin marks: status {tl.returncode}, {(lines or [tl.stderr])[0][:200]}")
+else:
+    times = [float(line.split()[0]) for line in lines[2:]]
+    ranks = {line.split()[2] for line in lines[2:]}
+    if times != sorted(times) or ranks != {"0", "1"} or not any(" send      request" in line for line in lines) \
+            or not any(" receive   request" in line for line in lines):
+        fail(f"timeline of n2-s1: {len(times)} events of ranks {sorted(ranks)}, in time order: "
+             f"{times == sorted(times)}, with a request sent and received: {lines[2:6]}")
+tl = subprocess.run([sys.executable, project, "timeline", os.path.join(out, "n2-s1"), "--mark", "no such mark"],
+                    capture_output=True, text=True)
+if tl.returncode == 0 or "fewer than twice" not in tl.stderr:
+    fail(f"timeline by a mark never set: status {tl.returncode}, {tl.stderr.strip()[:200]}")
 
 doc = open(os.path.join(out, "scale.md")).read()
 for algo in ("barrier:fence+dissemination", "barrier:combined", "barrier:tree", "barrier:counter",

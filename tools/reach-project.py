@@ -45,6 +45,13 @@ it is divided by the workload's iterations. Commands:
                                  times and message counts of each workload
   check DIR --params P.json [--software DIR2]
                                  replayed against measured time, within --within x
+  timeline DIR [--mark LABEL --quantile Q | --start I --count N]
+                                 every rank's events in time order: the
+                                 span from one of rank 0's marks whose
+                                 labels begin with LABEL to the next, the
+                                 one at quantile Q of those spans' lengths
+                                 (0.1: a fast one, 0.9: a slow one); or N
+                                 events from the Ith
   report RUNS --params P.json --out docs/scale.md
                                  every run RUNS/n<N>-s<S>/, replayed under each
                                  network, fitted in the number of nodes and
@@ -57,12 +64,13 @@ import math
 import multiprocessing
 import os
 import re
+import signal
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from reach_replay import Workload  # noqa: E402
-from reach_trace import LSHM, at, fit, iterations, read_dir, workloads  # noqa: E402
+from reach_trace import LSHM, at, fit, iterations, read_dir, timeline, workloads  # noqa: E402
 
 # Published network classes. Under every class, reach's own software time
 # comes from the trace (this machine's processor) and a store to a shared
@@ -153,6 +161,11 @@ def cmd_check(args):
               "of their measured time")
         sys.exit(1)
 
+
+
+def cmd_timeline(args):
+    for line in timeline(args.dir, args.mark, args.quantile, args.start, args.count):
+        print(line)
 
 
 # ---- the report --------------------------------------------------------------------
@@ -546,6 +559,7 @@ def defaults_at_scale(w, nets, fam, project):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # (a listing piped to head)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("replay", "check"):
@@ -560,13 +574,19 @@ def main():
             s.add_argument("--only", help="workloads whose names start so (comma-separated)")
             s.add_argument("--software", help="a run of the same workloads with a core for each process, "
                            "whose software times to use")
+    t = sub.add_parser("timeline")
+    t.add_argument("dir")
+    t.add_argument("--mark", help="the beginning of the labels of reach_trace_mark that rank 0 set, one a span")
+    t.add_argument("--quantile", type=float, default=0.5)
+    t.add_argument("--start", type=int, default=0)
+    t.add_argument("--count", type=int, default=100)
     r = sub.add_parser("report")
     r.add_argument("runs")
     r.add_argument("--params", required=True)
     r.add_argument("--iters", type=int, default=20)
     r.add_argument("--out", required=True)
     args = ap.parse_args()
-    {"replay": cmd_replay, "check": cmd_check, "report": cmd_report}[args.cmd](args)
+    {"replay": cmd_replay, "check": cmd_check, "report": cmd_report, "timeline": cmd_timeline}[args.cmd](args)
 
 
 if __name__ == "__main__":

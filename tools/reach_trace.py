@@ -1,6 +1,7 @@
-"""reach's message traces (REACH_TRACE, src/base/trace.h): reading them, and
-fitting replayed figures in the number of nodes. Used by reach-project.py;
-the replay itself is reach_replay.py."""
+"""reach's message traces (REACH_TRACE, src/base/trace.h): reading them,
+listing their events in time order (timeline), and fitting replayed
+figures in the number of nodes. Used by reach-project.py; the replay
+itself is reach_replay.py."""
 import array
 import bisect
 import glob
@@ -255,3 +256,50 @@ def at(model, coef, n):
     return coef[0] + coef[1] * model[1](n)
 
 
+# ---- a timeline ----------------------------------------------------------------
+
+def timeline(d, mark=None, quantile=0.5, start=0, count=100):
+    """Every rank's events of trace directory d in time order, as lines: the
+    span from one of rank 0's marks whose labels begin with mark to the
+    next, the one at quantile of those spans' lengths; without mark, count
+    events from the start-th."""
+    events, labels = [], {}
+    for path in sorted(glob.glob(os.path.join(d, "rank-*.trace"))):
+        r = Rank(path)
+        labels[r.rank] = r.marks
+        n = (os.path.getsize(path) - r.start) // EVENT.size
+        if n:
+            events += [(ev[T], r.rank, ev) for ev in EVENT.iter_unpack(r.records(0, n - 1))]
+    if not events:
+        sys.exit(f"reach-project: no events in {d}")
+    events.sort(key=lambda e: (e[0], e[1]))
+    lo, hi, out = start, start + count, []
+    if mark is not None:
+        starts = [i for i, (_, rank, ev) in enumerate(events)
+                  if rank == 0 and ev[TYPE] == MARK and labels[0][ev[BYTES]].startswith(mark)]
+        if len(starts) < 2:
+            sys.exit(f"reach-project: rank 0 set marks beginning \"{mark}\" fewer than twice")
+        spans = sorted((events[b][0] - events[a][0], a, b) for a, b in zip(starts, starts[1:]))
+        k = min(int(quantile * len(spans)), len(spans) - 1)
+        length, lo, hi = spans[k]
+        hi += 1
+        out.append(f"span {k + 1} of {len(spans)} by length: {length / 1000:.2f} us")
+    names = {SEND: "send", RECV: "receive", GET: "get", AMO: "atomic", DONE: "done", WAIT: "wait", WAITED: "waited",
+             STORE: "store", SEE: "see", MARK: "mark", HANDLED: "handled"}
+    # A message's channel (transport/net.h), a named wait's kind (base/wait.h).
+    chans = ("request", "reply", "push", "server push")
+    kinds = ("transfer", "mutex", "barrier", "counter", "notify", "window")
+    t0 = prev = events[lo][0] if lo < len(events) else 0
+    out.append(f"{'us':>9} {'+us':>7}  rank thread  event     of           peer        seq    bytes")
+    for t, rank, ev in events[lo:hi]:
+        typ, of = ev[TYPE], ""
+        if typ in (SEND, RECV, HANDLED) and ev[CHAN] < len(chans):
+            of = chans[ev[CHAN]]
+        elif typ in (WAIT, WAITED) and ev[CHAN] < len(kinds):
+            of = kinds[ev[CHAN]]
+        elif typ == MARK:
+            of = labels[rank].get(ev[BYTES], "")
+        out.append(f"{(t - t0) / 1000:9.2f} {(t - prev) / 1000:7.2f}  {rank:4d} {'server' if ev[THREAD] else 'app':7} "
+                   f"{names.get(typ, typ):9} {of:11} {ev[PEER]:5d} {ev[SEQ]:10d} {ev[BYTES]:8d}")
+        prev = t
+    return out
