@@ -263,8 +263,13 @@ def timeline(d, mark=None, quantile=0.5, start=0, count=100):
     span from one of rank 0's marks whose labels begin with mark to the
     next, the one at quantile of those spans' lengths; without mark, count
     events from the start-th."""
-    events, labels = [], {}
-    for path in sorted(glob.glob(os.path.join(d, "rank-*.trace"))):
+    if not 0 <= quantile <= 1 or start < 0 or count < 0:
+        sys.exit(f"reach-project: timeline: --quantile must lie in [0, 1] and --start and --count be at least 0 "
+                 f"(not {quantile:g}, {start}, {count})")
+    events, labels, paths = [], {}, sorted(glob.glob(os.path.join(d, "rank-*.trace")))
+    if not paths:
+        sys.exit(f"reach-project: no rank-*.trace in {d}")
+    for path in paths:
         r = Rank(path)
         labels[r.rank] = r.marks
         n = (os.path.getsize(path) - r.start) // EVENT.size
