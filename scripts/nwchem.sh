@@ -288,9 +288,11 @@ for path in $paths; do
             out=$dir/testoutputs/$t.out
             if [ $status = OK ] && [ $baseline = 0 ]; then
                 # reach was loaded by every rank, and used the network where
-                # the path crosses one.
-                ranks=$(awk '/^reach stats rank/ {n++} END {print n + 0}' "$out")
-                silent=$(awk '/^reach stats rank/ && / messages=0 / {n++} END {print n + 0}' "$out")
+                # the path crosses one. (A rank's line may follow another
+                # rank's unfinished one: mpiexec merges their outputs.)
+                stats=$(grep -o 'reach stats rank [0-9]*: .*' "$out" || true)
+                ranks=$(printf '%s\n' "$stats" | awk 'NF {print $4}' | sort -u | awk 'END {print NR}')
+                silent=$(printf '%s\n' "$stats" | awk '/ messages=0 / {n++} END {print n + 0}')
                 if [ "$ranks" != "$np" ]; then
                     status="FAILED (reach's statistics from $ranks of $np ranks)"
                 elif [ $path != node ] && [ "$silent" != 0 ]; then
