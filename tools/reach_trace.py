@@ -56,7 +56,7 @@ class Rank:
         if len(data) - pos != n * EVENT.size:
             sys.exit(f"reach-project: {path}: {n} events announced, "
                      f"{(len(data) - pos) / EVENT.size:g} present")
-        self.start, self.words, self.windows = pos, {}, {}
+        self.start, self.count, self.words, self.windows = pos, n, {}, {}
         # The marks, [(index, label)], and their times {index: t}. The type
         # of each event is taken at C speed from the records (32 bytes: t at
         # 0, type at 8, thread at 9).
@@ -133,12 +133,17 @@ class Rank:
         return (self.rank, addr)
 
 
-def read_dir(d):
-    """The ranks of a trace directory, with each workload's window."""
+def trace_paths(d):
+    """The rank files of a trace directory, in rank order."""
     paths = sorted(glob.glob(os.path.join(d, "rank-*.trace")))
     if not paths:
         sys.exit(f"reach-project: no rank-*.trace in {d}")
-    ranks = [Rank(p) for p in paths]
+    return paths
+
+
+def read_dir(d):
+    """The ranks of a trace directory, with each workload's window."""
+    ranks = [Rank(p) for p in trace_paths(d)]
     if len(ranks) != ranks[0].size:
         sys.exit(f"reach-project: {d}: {len(ranks)} traces for {ranks[0].size} ranks")
     marks = {name: [marks_of(r, name) for r in ranks] for name in workloads(ranks)}
@@ -266,15 +271,12 @@ def timeline(d, mark=None, quantile=0.5, start=0, count=100):
     if not 0 <= quantile <= 1 or start < 0 or count < 0:
         sys.exit(f"reach-project: timeline: --quantile must lie in [0, 1] and --start and --count be at least 0 "
                  f"(not {quantile:g}, {start}, {count})")
-    events, labels, paths = [], {}, sorted(glob.glob(os.path.join(d, "rank-*.trace")))
-    if not paths:
-        sys.exit(f"reach-project: no rank-*.trace in {d}")
-    for path in paths:
+    events, labels = [], {}
+    for path in trace_paths(d):
         r = Rank(path)
         labels[r.rank] = r.marks
-        n = (os.path.getsize(path) - r.start) // EVENT.size
-        if n:
-            events += [(ev[T], r.rank, ev) for ev in EVENT.iter_unpack(r.records(0, n - 1))]
+        if r.count:
+            events += [(ev[T], r.rank, ev) for ev in EVENT.iter_unpack(r.records(0, r.count - 1))]
     if not events:
         sys.exit(f"reach-project: no events in {d}")
     events.sort(key=lambda e: (e[0], e[1]))
