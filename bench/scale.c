@@ -10,7 +10,9 @@
  *                 under each lock algorithm
  *   epoch:MODE    an exclusive window epoch with one 8 B put at the next
  *                 rank, direct or deferred (Santhanaraman08)
- *   lu:MODE       the blocked LU (examples/lu_kernel.c) in that mode
+ *   lu:MODE       the blocked LU's factorization (examples/lu_kernel.c)
+ *                 in that mode; its window's allocation and filling
+ *                 before the marks, the gathering of its result after
  *
  * The trace goes to OUT (REACH_TRACE); with --untraced, no trace is made,
  * and OUT/untraced.json has each workload's time (us, from the last
@@ -194,7 +196,8 @@ static void run(const char *out)
         ok(reach_win_free(w), "reach_win_free");
         snprintf(name, sizeof name, "lu:%s", modes[k]);
         lu_result_t r;
-        WORKLOAD(name, (void)0, ok(lu_run(LU_N, LU_B, np, LU_REACH, 0, &r), "lu_run"), (void)0);
+        WORKLOAD(name, ok(lu_setup(LU_N, LU_B, np, LU_REACH), "lu_setup"), lu_factor(),
+                 ok(lu_finish(0, &r), "lu_finish"));
     }
     ok(reach_free(bases[me]), "reach_free");
     free(bases);
@@ -226,7 +229,7 @@ static double median(double *t, int n)
     return t[n / 2];
 }
 
-enum { BIG = 1 << 20, STREAM = 256, REPS = 301 };
+enum { BIG = 1 << 20, STREAM = 256, REPS = 301, POLLS = 1000 };
 static char **cbase, *cbuf;
 
 /* One sample of each measured operation, us. */
@@ -286,6 +289,16 @@ static void pong(int reps)
             fail("reach_notify");
 }
 
+/* One call into the network that finds nothing, as each poll of a
+ * wait's spin or of an idle server thread makes. */
+static double poll_once(void)
+{
+    double t0 = now_us();
+    for (int k = 0; k < POLLS; k++)
+        ok(reach_progress(), "reach_progress");
+    return (now_us() - t0) / POLLS;
+}
+
 static double median_of(double (*op)(void), int reps)
 {
     double t[REPS];
@@ -317,7 +330,9 @@ static double lowest_median(double (*op)(void), int reps)
  * target's worker does the get in software, where an RDMA network's card
  * would); G from a 1 MiB get. An add to a counter homed at rank 1 (a
  * request its server handles and answers) is measured beside them; the
- * replay takes handlers' time from the traces themselves. Each round trip
+ * replay takes handlers' time from the traces themselves. poll: one call
+ * into the network that finds nothing, the step of a wait's spin (the
+ * replay's spins on shared cores). Each round trip
  * is the lowest median of ROUNDS rounds (lowest_median). */
 static void calibrate(const char *file)
 {
@@ -346,6 +361,7 @@ static void calibrate(const char *file)
         median_of(get8, 51); /* warm-up */
         double g8 = lowest_median(get8, REPS), gb = lowest_median(getbig, 21), ca = lowest_median(ctr_add, REPS);
         double o = median_of(stream, 21), L = rtt / 2 - 2 * o, G = (gb - g8) / (BIG - 8) * 1e3;
+        double poll = lowest_median(poll_once, 21);
         L = L > 0 ? L : 0;
         FILE *f = fopen(file, "w");
         if (!f)
@@ -353,10 +369,10 @@ static void calibrate(const char *file)
         fprintf(f,
                 "{\"name\": \"this machine\", \"what\": \"%s; every rank its own node; measured by "
                 "reach-scale --calibrate\",\n \"L\": %.4f, \"o\": %.4f, \"g\": %.4f, \"G\": %.6f, "
-                "\"Lrma\": %.4f,\n \"measured\": {\"notify_round_trip_us\": %.3f, "
-                "\"get_8B_us\": %.3f, \"get_1MiB_us\": %.2f, \"counter_add_us\": %.3f, "
-                "\"put_nb_issue_us\": %.4f}}\n",
-                reach_transports(), L, o, o, G, g8 - o, rtt, g8, gb, ca, o);
+                "\"Lrma\": %.4f, \"poll\": %.4f,\n \"measured\": {\"notify_round_trip_us\": %.3f, "
+                "\"get_8B_us\": %.3f, \"get_1MiB_us\": %.2f, "
+                "\"counter_add_us\": %.3f, \"put_nb_issue_us\": %.4f}}\n",
+                reach_transports(), L, o, o, G, g8 - o, poll, rtt, g8, gb, ca, o);
         if (fclose(f) != 0)
             fail("writing the --calibrate file");
     }

@@ -250,7 +250,10 @@ static double residual(void)
     return worst / amax;
 }
 
-int lu_run(int n_, int b_, int p, lu_impl_t impl_, int check_residual, lu_result_t *out)
+static void **bases, **sums;   /* every rank's window and figures (lu_setup to lu_finish) */
+static double factored;        /* the factorization's seconds here */
+
+int lu_setup(int n_, int b_, int p, lu_impl_t impl_)
 {
     int size = reach_size();
     if (n_ <= 0 || b_ <= 0 || n_ % b_ != 0 || p < 1 || p > size) {
@@ -272,12 +275,13 @@ int lu_run(int n_, int b_, int p, lu_impl_t impl_, int check_residual, lu_result
     pc = np / pr;
     memset(spent, 0, sizeof spent);
     failed = REACH_SUCCESS;
+    factored = 0;
 
     /* My blocks: every (bi, bj) with owner me, indexed by local_index. */
     int lrows = (nb + pr - 1) / pr, lcols = (nb + pc - 1) / pc;
     size_t bytes = me < np ? (size_t)lrows * (size_t)lcols * (size_t)b * (size_t)b * sizeof(double) : 0;
-    void **bases = malloc(sizeof(void *) * (size_t)size);
-    void **sums = malloc(sizeof(void *) * (size_t)size);
+    bases = malloc(sizeof(void *) * (size_t)size);
+    sums = malloc(sizeof(void *) * (size_t)size);
     int st = !bases || !sums ? REACH_ERR_NOMEM
              : impl == LU_REACH ? reach_win_allocate(bytes, bases, &win)
              /* rounded up to 16 bytes: MPICH 4.0.2 misaddresses windows of other sizes */
@@ -286,6 +290,7 @@ int lu_run(int n_, int b_, int p, lu_impl_t impl_, int check_residual, lu_result
     if (st != REACH_SUCCESS) {
         free(bases);
         free(sums);
+        bases = sums = NULL;
         return st;
     }
     mine = bases[me];
@@ -296,18 +301,26 @@ int lu_run(int n_, int b_, int p, lu_impl_t impl_, int check_residual, lu_result
                     for (int i = 0; i < b; i++)
                         my_block(bi, bj)[j * b + i] = a_entry(bi * b + i, bj * b + j);
     sync_ranks();
+    return REACH_SUCCESS;
+}
 
+void lu_factor(void)
+{
     double t0 = now();
     factor();   /* a rank beyond the grid owns nothing: it only joins the barriers */
-    double total = now() - t0;
+    factored = now() - t0;
+}
 
+int lu_finish(int check_residual, lu_result_t *out)
+{
     /* Rank 0 reads every grid rank's figures for the mean breakdown. */
-    if ((st = reach_malloc(sizeof spent, sums)) == REACH_SUCCESS) {
+    int st = reach_malloc(sizeof spent, sums);
+    if (st == REACH_SUCCESS) {
         memcpy(sums[me], spent, sizeof spent);
         sync_ranks();
         if (me == 0) {
             double part[LU_PARTS];
-            *out = (lu_result_t){.seconds = total};
+            *out = (lu_result_t){.seconds = factored};
             for (int r = 0; r < np; r++) {
                 check(reach_get(sums[r], part, sizeof part, r));
                 for (int k = 0; k < LU_PARTS; k++)
@@ -325,5 +338,15 @@ int lu_run(int n_, int b_, int p, lu_impl_t impl_, int check_residual, lu_result
         check(reach_win_free(win));
     free(sums);
     free(bases);
+    bases = sums = NULL;
     return failed;
+}
+
+int lu_run(int n_, int b_, int p, lu_impl_t impl_, int check_residual, lu_result_t *out)
+{
+    int st = lu_setup(n_, b_, p, impl_);
+    if (st != REACH_SUCCESS)
+        return st;
+    lu_factor();
+    return lu_finish(check_residual, out);
 }

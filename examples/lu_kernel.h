@@ -23,4 +23,11 @@ typedef struct lu_result {
  * costs about n^3/3 multiply-adds on rank 0). An error if the arguments
  * are wrong or a reach call failed. */
 int lu_run(int n, int b, int p, lu_impl_t impl, int check, lu_result_t *out);
+/* lu_run in its three parts, for a caller that times or traces the
+ * factorization alone (reach-scale): lu_setup allocates the window and
+ * fills the matrix (collective; an error as lu_run's), lu_factor factors
+ * it, lu_finish gathers the result as lu_run does and frees the window. */
+int lu_setup(int n, int b, int p, lu_impl_t impl);
+void lu_factor(void);
+int lu_finish(int check, lu_result_t *out);
 #endif

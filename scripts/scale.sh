@@ -25,8 +25,8 @@
 # with the calibrated L plus that L; the report (default
 # reach-results/scale-machines.md) has each workload's replayed time over
 # its measured time. The runs on more machines than cores are replayed on
-# this machine's cores, shared as there (reach-project.py: "cores"), with
-# the software times of the run on 2 machines.
+# this machine's cores, shared as there (reach-project.py: "cores", with
+# reach's spins on them), with the software times of the run on 2 machines.
 set -e
 here=$(cd "$(dirname "$0")/.." && pwd)
 mode=main
@@ -78,6 +78,11 @@ p["name"] += f", {d:g} us added to each way"
 # For a replay on this machine's cores: the relay polls the last 20 us
 # before each frame's deadline (tools/reach-relay.c, SPIN_NS).
 p["cores"], p["relay_spin"] = int(sys.argv[3]), min(d, 20.0)
+# And reach's own spins, each poll as long as the calibration's empty
+# one: a wait's where its core is shared (src/base/wait.h,
+# WAIT_SPIN_CONTENDED polls), the server thread's after a request
+# (REACH_SERVER_SPIN, 50 polls by default).
+p["spin"], p["server_spin"] = 20 * p["poll"], 50 * p["poll"]
 json.dump(p, sys.stdout)
 PY
         for m in 2 4 8; do
@@ -90,11 +95,13 @@ PY
                   true
               echo '```'
               [ "$m" -le "$(nproc)" ] || printf '\n%s\n' "Here $m ranks, their $m server threads and the \
-relay share $(nproc) cores. The replay shares them too: its cores model, with the software times of the run \
-on 2 machines. The cores' capacity is not what the replay misses. Most of the time measured beyond it is \
-woken threads waiting for a core that another thread runs on, in the tails of the transit times. \
-docs/benchmarks.md, \"Spins that never looked\", has the figures. The latencies the trace itself measured \
-(last columns) hold some of those waits, and come closer."; } >>"$doc"
+relay share $(nproc) cores. The replay shares them too (its cores model), with the software times of the run \
+on 2 machines. Each wait there spins on its core for 20 polls, and each server thread for 50 after a request, \
+at the calibrated poll's cost, as reach's do on shared cores. The time measured beyond the replay is mostly \
+woken threads waiting for a core that another thread holds, in the tails of the transit times: the kernel's \
+slices and its preemption of a running thread are not modelled. docs/benchmarks.md, \"Spins that never \
+looked\", has the figures. The latencies the trace itself measured (last columns) hold some of those waits, \
+and come closer."; } >>"$doc"
         done
     done
     echo "scale: the report is $doc"

@@ -5,7 +5,8 @@ reach at scale, short (scripts/scale.sh --short): traces at 2 and 64
 processes (every rank its own node, and nodes of 16) run to completion and
 replay; the barriers' message counts at 64 are the papers' formulas; the
 replay on shared cores is no shorter than on a machine each; the report
-projects every barrier and lock algorithm to 4096 nodes; the timeline
+projects every barrier and lock algorithm to 4096 nodes; a tell ends
+the task of the request it answers; the timeline
 lists a trace's events in time order between two marks; a trace
 directory that cannot be made, or REACH_TRACE on one rank only, fails
 reach_init, saying so.
@@ -85,6 +86,27 @@ for name, t in free.items():
 if free and sum(two.values()) <= sum(free.values()) * 1.5:
     fail(f"64 ranks on 2 shared cores replayed in {sum(two.values()):.0f} us in all, hardly more than "
          f"on a machine each ({sum(free.values()):.0f})")
+
+# A tell (the reply that says a target's writes are done) is sent once
+# the server has drained what arrived, after the requests' handling; it
+# names the last of them as its cause, and the replay ends that request's
+# task with it. A server thread's send left outside every task would run
+# on its own, not after the request it answers.
+sys.path.insert(0, os.path.join(here, "tools"))
+from reach_replay import split  # noqa: E402
+from reach_trace import CHAN, SEND, THREAD, TYPE, read_dir, windows  # noqa: E402
+REPLY = 1   # the channel of replies and tells (NET_REPLY, src/transport/net.h)
+traced = read_dir(os.path.join(out, "n2-s1"))
+loose, tells = 0, 0
+for name in ("ga_sync:tree", "ga_sync:counter"):
+    for r, win in zip(traced, [w for w, _, _ in windows(traced, name)]):
+        programs, tasks = split(r.events(*win))
+        loose += sum(ev[TYPE] == SEND and ev[CHAN] == REPLY for ev in programs[1])
+        tells += sum(ev[TYPE] == SEND and ev[CHAN] == REPLY and ev[THREAD] == 1
+                     for _, _, inner in tasks for ev in inner)
+if loose or not tells:
+    fail(f"n2-s1's GA_Sync: {loose} replies of the server threads outside the requests they answer, "
+         f"{tells} in them")
 
 # The timeline of a trace: the longest span between two workloads' begin
 # marks on rank 0, every rank's events in it in time order, the messages

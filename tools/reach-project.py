@@ -30,8 +30,10 @@ it, as a discrete-event simulation:
   machine;
 - with "cores" in the parameters, the ranks share that many cores, as
   emulated machines on one real one do: each run of a thread's events
-  between two waits takes the core free first and holds it, a wait not yet
-  met gives it back, and of a gap longer than o only o is processor time
+  between two waits takes the core free first and holds it; a wait not yet
+  met spins on it for "spin" us (a handler after its task, "server_spin":
+  reach's polls before it sleeps), going on there if met meanwhile, and
+  then gives it back; of a gap longer than o only o is processor time
   (the rest waited on something the trace does not show); each message
   also holds a core for "relay_spin" us (the emulated link's relay polls
   before each frame's deadline). check --software then takes the software

@@ -76,7 +76,10 @@ def split(evs):
     """A rank's events as its threads' programs, [events of thread 0,
     events of thread 1], and its handler's tasks, [(arrival, receipt, the
     events of its handling)]: a message whose handling no wait of its
-    thread depended on directly (a request, or a signal with a store)."""
+    thread depended on directly (a request, or a signal with a store). A
+    send that names a task as its cause but was sent after its handling
+    (a tell, sent once the server has drained what arrived) ends that
+    task."""
     programs, tasks = [], []
     for th in (0, 1):
         mine = [e for e in evs if e[THREAD] == th]
@@ -101,7 +104,19 @@ def split(evs):
             prog.append(ev)
             i += 1
         programs.append(prog)
+    index = {key: inner for key, _, inner in tasks}
+    for n, prog in enumerate(programs):
+        keep = []
+        for ev in prog:
+            inner = index.get(caused_by(ev)) if ev[TYPE] == SEND and ev[REF] else None
+            (keep if inner is None else inner).append(ev)
+        programs[n] = keep
     return programs, tasks
+
+
+def caused_by(send):
+    """The arrival of the message a send names as its cause."""
+    return arrival((send[REF] >> 32) - 1, send[REF] & 0xFFFFFFFF)
 
 
 class Workload:
@@ -286,11 +301,13 @@ class Workload:
         With p["cores"], the ranks share that many cores, as the emulated
         machines of one real one do: each run of a thread's steps between
         two waits (a program's, or a handler's task) takes a core, the one
-        free first, and holds it to its end; a wait that is not yet met
-        gives the core back (reach's waits sleep where the core is
-        contended), and so does a program's step longer than o, for all
-        but o of it (a wait the trace does not show, such as for a send to
-        complete). Every message also holds another core, if one is free
+        free first, and holds it to its end. A wait then spins on its core
+        for p["spin"] us (a handler, after its task, p["server_spin"]): one
+        met within its spin goes on there at once; one met later gives the
+        core back at the spin's end (reach's waits sleep), and takes the
+        one free first when it is met. So does a program's step longer
+        than o, for all but o of it (a wait the trace does not show, such
+        as for a send to complete). Every message also holds another core, if one is free
         of this run, for p["relay_spin"] us: the link's relay
         (tools/reach-relay) polls that long before each frame's deadline,
         at a real-time priority. That poll comes L after the send, but is
@@ -300,7 +317,8 @@ class Workload:
         is out of that order and takes no core."""
         L, o, g, G = p["L"], p["o"], p["g"], p["G"] / 1000.0
         lshm, lrma = p.get("Lshm", LSHM), p.get("Lrma", 2 * L)
-        ncores, spin = p.get("cores"), p.get("relay_spin", 0.0)
+        ncores, relay = p.get("cores"), p.get("relay_spin", 0.0)
+        spin, server_spin = p.get("spin", 0.0), p.get("server_spin", 0.0)
         programs = self.programs
         nprog = len(programs)
         produced = {}                   # arrivals, completions, stores: (time, hops)
@@ -319,7 +337,17 @@ class Workload:
         heappush, heappop = heapq.heappush, heapq.heappop
         shared = bool(ncores)
         paid = [0] * nprog   # the step whose long gap a program has waited out
-        cores = [0.0] * ncores if shared else []   # when each core is free next (a heap)
+        cores = [0.0] * ncores if shared else []   # when each core is free next
+        owner = [-1] * len(cores)   # the lane spinning on it until then (-1: none)
+
+        def take(lane, t):
+            """The core lane runs on from t, and when it starts: the one
+            it spins on, if its spin lasts till t; else the one free first."""
+            for k in range(ncores):
+                if owner[k] == lane and t <= cores[k]:
+                    return k, t
+            k = min(range(ncores), key=cores.__getitem__)
+            return k, max(t, cores[k])
         for key in self.early:
             heappush(heap, (0.0, order, key, 0))
             order += 1
@@ -393,8 +421,9 @@ class Workload:
                 i, now, hops = at_step[lane], prog_t[lane], prog_hops[lane]
             r, end = steps[0], len(steps)
             held = shared and not force   # (a forced run is out of time order: it takes no core)
+            core = -1
             if held:
-                now = max(now, heappop(cores))
+                core, now = take(lane, now)
             if task:
                 now += o
             # Its steps, each once what it waits for has happened.
@@ -410,7 +439,9 @@ class Workload:
                     else:
                         at, at_hops = seen(key, how)
                         if at > now:
-                            if shared and lane < nprog:   # sleeps: its core goes back
+                            if shared and lane < nprog and at - now <= spin:
+                                now, hops = at, at_hops   # its spin sees it, on its core
+                            elif shared and lane < nprog:   # sleeps: its core goes back
                                 at_step[lane], prog_t[lane], prog_hops[lane] = i, at, at_hops
                                 heappush(heap, (at, order, ~lane, 0))
                                 order += 1
@@ -435,8 +466,9 @@ class Workload:
                     nic[lane] = start + g
                     now = start + (c if c > o else o)
                     messages += 1
-                    if spin and cores:   # the relay's poll, on a core this run does not hold
-                        heappush(cores, max(heappop(cores), now) + spin)
+                    if relay and cores:   # the relay's poll, on a core this run does not hold
+                        k = min((k for k in range(ncores) if k != core), key=cores.__getitem__, default=0)
+                        cores[k], owner[k] = max(cores[k], now) + relay, -1
                     if act == ISSUES:
                         produced[key] = (now + lrma + x * G, hops + 2)
                         if key in waiting:
@@ -467,8 +499,8 @@ class Workload:
                         now += (x - cpu_start.pop(r)) / 1000.0
                 elif act == ENDS:
                     end_at[r] = (now, hops)
-            if held:
-                heappush(cores, now)
+            if held:   # it spins on its core, then sleeps
+                cores[core], owner[core] = now + (spin if lane < nprog else server_spin), lane
             if asleep:
                 continue
             if lane < nprog:

@@ -184,6 +184,7 @@ extern struct am_state {
     unsigned char *listed; /* by origin: on untold */
     int nuntold;
     unsigned untold_events;    /* events served since origins were last told */
+    uint64_t *tell_cause;      /* traced, by origin: the last message handled that its next tell reports */
     signed char *same_process; /* by origin: its pid names it here (1), not (-1), unchecked (0) */
     waitword_t done;           /* all counted requests completed here (op_done) */
     am_retry_t *retries;       /* handler requests to try again */
@@ -241,5 +242,12 @@ void *am_server_main(void *arg) REACH_HIDDEN;
 unsigned am_serve_try(void) REACH_HIDDEN;
 /* am_trace.c: the network table net with every message recorded. */
 const net_backend_t *am_trace_net(const net_backend_t *net) REACH_HIDDEN;
+/* The message this thread is handling, as a send names its cause (0 if
+ * none; always 0 untraced). */
+uint64_t am_trace_cause(void) REACH_HIDDEN;
+/* This thread's sends name c as their cause from now on; returns the cause
+ * they named before. A tell, sent after the requests it reports were
+ * handled, names the last of them (am_tell_done). */
+uint64_t am_trace_as(uint64_t c) REACH_HIDDEN;
 
 #endif

@@ -209,6 +209,7 @@ static void am_free_state(void)
     free(am.want);
     free(am.untold);
     free(am.listed);
+    free(am.tell_cause);
     free(am.asked);
     free(am.same_process);
     free(am.bounce);
@@ -275,6 +276,8 @@ int am_init(void)
     if (!am.pending || !am.sent || !am.fenced || !am.quiet || !am.since_ack || !am.flight || !am.done_from ||
         !am.told || !am.want || !am.untold || !am.listed || !am.asked || !am.same_process || !am.bounce)
         rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
+    if (trace_on && !(am.tell_cause = calloc(n, sizeof(uint64_t))))
+        rt_oom("reach_init", n * sizeof(uint64_t));
     atom_store_relaxed(&am.done.value, 0);
     if (net->acc_chunk == 0 || net->acc_chunk % 16)
         rt_fatal("network backend: its accumulate chunk (%zu) is not a positive multiple of 16", net->acc_chunk);

@@ -28,6 +28,18 @@ static const net_backend_t *inner;
 static net_upcalls_t upper;
 static _Thread_local uint64_t cause; /* the message being handled by this thread */
 
+uint64_t am_trace_cause(void)
+{
+    return cause;
+}
+
+uint64_t am_trace_as(uint64_t c)
+{
+    uint64_t was = cause;
+    cause = c;
+    return was;
+}
+
 static void trace_arrived(net_recv_fn fn, const void *hdr, size_t hlen, void *data, size_t len, void *rndv)
 {
     trace_tag_t tag;

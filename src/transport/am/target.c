@@ -89,6 +89,11 @@ static inline int am_done_reached(int origin, uint32_t count)
  * has not been told. */
 static void am_tell_later(int origin)
 {
+    /* (one completed outside a handler, as a retried request, leaves the
+     * last request handled from origin as the cause) */
+    uint64_t cause = am.tell_cause ? am_trace_cause() : 0;
+    if (cause)
+        am.tell_cause[origin] = cause;
     if ((int32_t)(am.told[origin] - am.want[origin]) < 0 && !am.listed[origin]) {
         am.listed[origin] = 1;
         am.untold[am.nuntold++] = origin;
@@ -148,7 +153,10 @@ void am_tell_done(void)
             am.told[o] = am.done_from[o];
             rt_stat_inc(&rt.stats.flow_acks);
             am_request_t rq = {.origin = o, .token = AM_DONE};
+            uint64_t was = am.tell_cause ? am_trace_as(am.tell_cause[o]) : 0;
             am_reply(&rq, am.told[o]);
+            if (am.tell_cause)
+                am_trace_as(was);
         }
     }
 }
