@@ -331,8 +331,8 @@ static double lowest_median(double (*op)(void), int reps)
  * would); G from a 1 MiB get. An add to a counter homed at rank 1 (a
  * request its server handles and answers) is measured beside them; the
  * replay takes handlers' time from the traces themselves. poll: one call
- * into the network that finds nothing, the step of a wait's spin (the
- * replay's spins on shared cores). Each round trip
+ * into the network that finds nothing, a step of a wait's spin and of an
+ * idle server thread's (the replay's spins on shared cores). Each round trip
  * is the lowest median of ROUNDS rounds (lowest_median). */
 static void calibrate(const char *file)
 {

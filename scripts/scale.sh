@@ -43,7 +43,7 @@ quick) iters=3 runs="1:2 1:4 1:8 1:16 4:16" doc=${3:-$here/reach-results/scale.m
 short) iters=3 runs="1:2 1:64 16:64" doc=${3:-$out/scale.md} ;;
 docs) iters=20 runs="1:2 1:4 1:8 1:16 1:32 1:64 4:8 4:16 4:32 4:64 16:32 16:64" doc=${3:-$here/docs/scale.md} ;;
 main) iters=5 runs="1:2 1:4 1:8 1:16 1:32 4:16 16:32" doc=${3:-$here/reach-results/scale.md} ;;
-machines) iters=20 doc=${3:-$here/reach-results/scale-machines.md} ;;
+machines) iters=100 doc=${3:-$here/reach-results/scale-machines.md} ;;
 esac
 mkdir -p "$(dirname "$doc")"
 mpiexec=${MPIEXEC:-mpiexec}
@@ -63,7 +63,9 @@ if [ $mode = machines ]; then
         echo "MTU 1500 through tools/reach-relay), with L added to each frame's way; each run replayed by"
         echo "\`tools/reach-project.py check\` with this machine's path calibrated through the relay with"
         echo "nothing added, plus L (and 2L on a get's round trip). \"ratio\" is replayed over measured; the"
-        echo "last two columns replay with L and the round trip as the trace itself measured them."
+        echo "last two columns replay with L and the round trip as the trace itself measured them, and on"
+        echo "shared cores with a wait's spin as it took processor time there (its application threads'"
+        echo "processor time beyond their events' software times, over their waits)."
         echo
         echo "The calibrated path: \`$(tr -d '\n' <"$out/machine.json" | sed 's/.*"L"/"L"/; s/, "measured".*//')\`"
     } >"$doc"
@@ -100,8 +102,8 @@ on 2 machines. Each wait there spins on its core for 20 polls, and each server t
 at the calibrated poll's cost, as reach's do on shared cores. The time measured beyond the replay is mostly \
 woken threads waiting for a core that another thread holds, in the tails of the transit times: the kernel's \
 slices and its preemption of a running thread are not modelled. docs/benchmarks.md, \"Spins that never \
-looked\", has the figures. The latencies the trace itself measured (last columns) hold some of those waits, \
-and come closer."; } >>"$doc"
+looked\", has the figures. The last columns take the latencies and a wait's spin from the trace itself. They \
+come closer: there a wait takes several times the processor time of 20 empty polls."; } >>"$doc"
         done
     done
     echo "scale: the report is $doc"

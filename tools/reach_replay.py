@@ -194,7 +194,7 @@ class Workload:
         self.ranks, self.index = len(ranks), {r.rank: i for i, r in enumerate(ranks)}
         self.label = {"compute": COMPUTE, "/compute": COMPUTED, "end " + name: ENDS}
         self.programs, self.times, self.tasks, self.shared = [], [], {}, ({}, {}, {})
-        transit, rma, split_ranks = [], [], []
+        transit, rma, split_ranks, app_cpu = [], [], [], 0
         if software:
             self.costs(software)
         for r, win in zip(ranks, wins):
@@ -206,13 +206,14 @@ class Workload:
                     elif e[TYPE] == DONE and completion(r.rank, e[SEQ]) in self.issued:
                         t, nbytes = self.issued[completion(r.rank, e[SEQ])]
                         rma.append((e[T] - t, nbytes))
+                app_cpu += thread_cpu(r, evs, name)
             if software:
                 self.add(r, *split(evs))
             else:   # every rank's events first, for this trace's table
                 split_ranks.append((r, *split(evs)))
             del evs
         if traced:
-            self.traced = transit, rma
+            self.traced = transit, rma, app_cpu
         if not software:
             last = {}
             for r, _, tasks in split_ranks:
@@ -515,15 +516,44 @@ class Workload:
         median time from a send to its receipt, and from a get or atomic's
         issue to its completion (where software does them, they wait for the
         target's progress, which a calibration with an idle target does not
-        see). Needs Workload(..., traced=True)."""
-        transit, rma = self.traced
+        see); with p["cores"], and spin as its waits took processor time.
+        Needs Workload(..., traced=True)."""
+        transit, rma, app_cpu = self.traced
         rma = [dt / 1000.0 - nbytes * p["G"] / 1000.0 for dt, nbytes in rma]
         q = dict(p)
         if transit:
             q["L"] = max(sorted(transit)[len(transit) // 2] - p["o"], 0.0)
         if rma:
             q["Lrma"] = max(sorted(rma)[len(rma) // 2], 0.0)
+        if p.get("cores"):
+            # A wait's spin on shared cores: the application threads'
+            # processor time beyond their computations and their events'
+            # software times (of a gap longer than o, o), over their waits.
+            o, busy, waits = p["o"], 0.0, 0
+            for steps in self.programs[0::2]:   # (each rank's programs: its threads')
+                for act, c, _, how, _ in steps[1:]:
+                    waits += how != FREE
+                    busy += min(c, o) if act in ON_CORE and c > o else c if act in ON_CORE else 0.0
+            if waits:
+                q["spin"] = max((app_cpu - busy) / waits, 0.0)
         return q
+
+
+def thread_cpu(r, evs, name):
+    """The processor time, us, of rank r's application thread in workload
+    name (its events evs) beyond the computations it marked: from the
+    marks' record of it."""
+    cpu, since = 0, {}
+    for e in evs:
+        if e[TYPE] == MARK and e[THREAD] == 0:
+            label = r.marks[e[BYTES]]
+            if label in ("begin " + name, "compute"):
+                since[label] = e[REF]
+            elif label == "end " + name and "begin " + name in since:
+                cpu += e[REF] - since["begin " + name]
+            elif label == "/compute" and "compute" in since:
+                cpu -= e[REF] - since.pop("compute")
+    return cpu / 1000.0
 
 
 def local_costs(seqs, sent_at, stores):
