@@ -27,6 +27,8 @@ static reach_win_t *win;      /* LU_REACH */
 static MPI_Win mpi_win;       /* LU_MPI3 */
 static double spent[LU_PARTS];
 static int failed;            /* the first error of a reach or MPI call, if any */
+static void **bases, **sums;  /* every rank's window and figures, lu_setup to lu_finish */
+static double factored;       /* the factorization's seconds here */
 
 static double now(void)
 {
@@ -250,12 +252,13 @@ static double residual(void)
     return worst / amax;
 }
 
-static void **bases, **sums;   /* every rank's window and figures (lu_setup to lu_finish) */
-static double factored;        /* the factorization's seconds here */
-
 int lu_setup(int n_, int b_, int p, lu_impl_t impl_)
 {
     int size = reach_size();
+    if (bases) {
+        fprintf(stderr, "lu_setup: already set up (lu_finish first)\n");
+        return REACH_ERR_ARG;
+    }
     if (n_ <= 0 || b_ <= 0 || n_ % b_ != 0 || p < 1 || p > size) {
         if (reach_rank() == 0)
             fprintf(stderr, "lu: n (%d) must be a positive multiple of the block size b (%d), "
@@ -306,6 +309,8 @@ int lu_setup(int n_, int b_, int p, lu_impl_t impl_)
 
 void lu_factor(void)
 {
+    if (!bases)
+        return;
     double t0 = now();
     factor();   /* a rank beyond the grid owns nothing: it only joins the barriers */
     factored = now() - t0;
@@ -313,6 +318,10 @@ void lu_factor(void)
 
 int lu_finish(int check_residual, lu_result_t *out)
 {
+    if (!bases) {
+        fprintf(stderr, "lu_finish: not set up (lu_setup first)\n");
+        return REACH_ERR_ARG;
+    }
     /* Rank 0 reads every grid rank's figures for the mean breakdown. */
     int st = reach_malloc(sizeof spent, sums);
     if (st == REACH_SUCCESS) {

@@ -24,9 +24,12 @@ typedef struct lu_result {
  * are wrong or a reach call failed. */
 int lu_run(int n, int b, int p, lu_impl_t impl, int check, lu_result_t *out);
 /* lu_run in its three parts, for a caller that times or traces the
- * factorization alone (reach-scale): lu_setup allocates the window and
- * fills the matrix (collective; an error as lu_run's), lu_factor factors
- * it, lu_finish gathers the result as lu_run does and frees the window. */
+ * factorization alone (reach-scale), each collective: lu_setup allocates
+ * the window and fills the matrix (an error for wrong arguments, a failed
+ * allocation, or a set-up not yet finished); lu_factor factors it;
+ * lu_finish gathers the result as lu_run does, frees the window and
+ * returns the first error of a reach call since lu_setup (an error too
+ * without a set-up). */
 int lu_setup(int n, int b, int p, lu_impl_t impl);
 void lu_factor(void);
 int lu_finish(int check, lu_result_t *out);

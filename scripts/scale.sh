@@ -81,10 +81,12 @@ p["name"] += f", {d:g} us added to each way"
 # before each frame's deadline (tools/reach-relay.c, SPIN_NS).
 p["cores"], p["relay_spin"] = int(sys.argv[3]), min(d, 20.0)
 # And reach's own spins, each poll as long as the calibration's empty
-# one: a wait's where its core is shared (src/base/wait.h,
-# WAIT_SPIN_CONTENDED polls), the server thread's after a request
-# (REACH_SERVER_SPIN, 50 polls by default).
-p["spin"], p["server_spin"] = 20 * p["poll"], 50 * p["poll"]
+# one: a wait's in its contended state (src/base/wait.h,
+# WAIT_SPIN_CONTENDED polls, or REACH_SPIN_COUNT if fewer), the server
+# thread's after a request (REACH_SERVER_SPIN).
+import os
+polls = min(20, int(os.environ.get("REACH_SPIN_COUNT", 2000)))
+p["spin"], p["server_spin"] = polls * p["poll"], int(os.environ.get("REACH_SERVER_SPIN", 50)) * p["poll"]
 json.dump(p, sys.stdout)
 PY
         for m in 2 4 8; do
@@ -98,12 +100,12 @@ PY
               echo '```'
               [ "$m" -le "$(nproc)" ] || printf '\n%s\n' "Here $m ranks, their $m server threads and the \
 relay share $(nproc) cores. The replay shares them too (its cores model), with the software times of the run \
-on 2 machines. Each wait there spins on its core for 20 polls, and each server thread for 50 after a request, \
-at the calibrated poll's cost, as reach's do on shared cores. The time measured beyond the replay is mostly \
-woken threads waiting for a core that another thread holds, in the tails of the transit times: the kernel's \
-slices and its preemption of a running thread are not modelled. docs/benchmarks.md, \"Spins that never \
-looked\", has the figures. The last columns take the latencies and a wait's spin from the trace itself. They \
-come closer: there a wait takes several times the processor time of 20 empty polls."; } >>"$doc"
+on 2 machines. Each wait there spins on its core for the 20 polls of reach's contended state, and each server \
+thread for 50 after a request, at the calibrated poll's cost. But on these cores reach's waits are not always \
+in that state, and a wait took several times the processor time of 20 empty polls: the last columns take that \
+time, and the latencies, from the trace itself. Beyond that the replay misses woken threads waiting for a core \
+that another thread holds: it models no slices and no preemption. docs/benchmarks.md, \"The scale model on \
+shared cores\", has the figures."; } >>"$doc"
         done
     done
     echo "scale: the report is $doc"

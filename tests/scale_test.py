@@ -90,23 +90,22 @@ if free and sum(two.values()) <= sum(free.values()) * 1.5:
 # A tell (the reply that says a target's writes are done) is sent once
 # the server has drained what arrived, after the requests' handling; it
 # names the last of them as its cause, and the replay ends that request's
-# task with it. A server thread's send left outside every task would run
+# task with it. A server thread's reply left outside every task would run
 # on its own, not after the request it answers.
 sys.path.insert(0, os.path.join(here, "tools"))
 from reach_replay import split  # noqa: E402
-from reach_trace import CHAN, SEND, THREAD, TYPE, read_dir, windows  # noqa: E402
+from reach_trace import CHAN, SEND, TYPE, read_dir, windows  # noqa: E402
 REPLY = 1   # the channel of replies and tells (NET_REPLY, src/transport/net.h)
 traced = read_dir(os.path.join(out, "n2-s1"))
-loose, tells = 0, 0
+loose, ending = 0, 0
 for name in ("ga_sync:tree", "ga_sync:counter"):
     for r, win in zip(traced, [w for w, _, _ in windows(traced, name)]):
         programs, tasks = split(r.events(*win))
         loose += sum(ev[TYPE] == SEND and ev[CHAN] == REPLY for ev in programs[1])
-        tells += sum(ev[TYPE] == SEND and ev[CHAN] == REPLY and ev[THREAD] == 1
-                     for _, _, inner in tasks for ev in inner)
-if loose or not tells:
-    fail(f"n2-s1's GA_Sync: {loose} replies of the server threads outside the requests they answer, "
-         f"{tells} in them")
+        ending += sum(ev[CHAN] == REPLY for _, _, _, after in tasks for ev in after)
+if loose or not ending:
+    fail(f"n2-s1's GA_Sync: {ending} tells ending the task of the request they answer, {loose} replies of the "
+         "server threads outside every task")
 
 # The timeline of a trace: the longest span between two workloads' begin
 # marks on rank 0, every rank's events in it in time order, the messages

@@ -75,11 +75,11 @@ class Stores:
 def split(evs):
     """A rank's events as its threads' programs, [events of thread 0,
     events of thread 1], and its handler's tasks, [(arrival, receipt, the
-    events of its handling)]: a message whose handling no wait of its
-    thread depended on directly (a request, or a signal with a store). A
-    send that names a task as its cause but was sent after its handling
-    (a tell, sent once the server has drained what arrived) ends that
-    task."""
+    events of its handling, the sends after it)]: a message whose handling
+    no wait of its thread depended on directly (a request, or a signal
+    with a store). A send that names a task as its cause but was sent
+    after its handling (a tell, sent once the server has drained what
+    arrived) ends that task: the replay sends it then."""
     programs, tasks = [], []
     for th in (0, 1):
         mine = [e for e in evs if e[THREAD] == th]
@@ -98,13 +98,13 @@ def split(evs):
                         has_store = True
                     j += 1
                 if ev[CHAN] in REQUEST_CHANNELS or has_store:
-                    tasks.append((arrival(ev[PEER], ev[SEQ]), ev, mine[i + 1:j - 1]))
+                    tasks.append((arrival(ev[PEER], ev[SEQ]), ev, mine[i + 1:j - 1], []))
                     i = j
                     continue
             prog.append(ev)
             i += 1
         programs.append(prog)
-    index = {key: inner for key, _, inner in tasks}
+    index = {key: after for key, _, _, after in tasks}
     for n, prog in enumerate(programs):
         keep = []
         for ev in prog:
@@ -117,6 +117,54 @@ def split(evs):
 def caused_by(send):
     """The arrival of the message a send names as its cause."""
     return arrival((send[REF] >> 32) - 1, send[REF] & 0xFFFFFFFF)
+
+
+class Cores:
+    """The cores that a replay's runs share (Workload.replay): when each
+    is free next, the lane that spins on it until then (-1: none), and a
+    heap of them by that time. Outside a run every core is in the heap;
+    a run holds one (hold), and gives it back at its end (release). An
+    entry is stale once its core has been held again (version)."""
+
+    def __init__(self, n):
+        self.free_at, self.owner, self.version = [0.0] * n, [-1] * n, [0] * n
+        self.heap = [(0.0, 0, k) for k in range(n)]
+        self.spun = {}   # lane -> the core it last spun on
+
+    def first(self):
+        """The core free first, or None if every core is held."""
+        heap = self.heap
+        while heap and heap[0][1] != self.version[heap[0][2]]:
+            heapq.heappop(heap)
+        return heap[0][2] if heap else None
+
+    def pick(self, lane, t):
+        """The core lane may run on from t, and when: the one it spins on
+        if its spin lasts till t, else the one free first."""
+        k = self.spun.get(lane)
+        if k is not None and self.owner[k] == lane and t <= self.free_at[k]:
+            return k, t
+        k = self.first()
+        return k, max(t, self.free_at[k])
+
+    def hold(self, k):
+        self.version[k] += 1
+
+    def release(self, k, t, lane=-1):
+        """Core k is free from t, lane spinning on it till then."""
+        self.free_at[k], self.owner[k] = t, lane
+        if lane >= 0:
+            self.spun[lane] = k
+        heapq.heappush(self.heap, (t, self.version[k], k))
+
+    def poll(self, now, spin):
+        """The relay polls for spin us from now on the core free first
+        (not the one the run holds; on none if it holds the only one), at
+        a real-time priority: a thread spinning there loses it."""
+        k = self.first()
+        if k is not None:
+            self.hold(k)
+            self.release(k, max(self.free_at[k], now) + spin)
 
 
 class Workload:
@@ -217,7 +265,7 @@ class Workload:
         if not software:
             last = {}
             for r, _, tasks in split_ranks:
-                for key, recv, inner in tasks:
+                for key, recv, inner, _ in tasks:   # (a send after the handling waited for the drain)
                     last[key] = (r, [recv] + inner)
             self.costs(local_costs([(r, prog) for r, programs, _ in split_ranks for prog in programs] +
                                    list(last.values()), sent_at, self.stores))
@@ -245,8 +293,9 @@ class Workload:
         """Rank r's programs and tasks, as steps."""
         self.programs += self.steps(r, [(FIRST, prog) for prog in programs], True)
         self.times += [array.array("Q", [0] + [e[T] for e in prog]) for prog in programs]
-        self.tasks.update(zip([key for key, _, _ in tasks],
-                              self.steps(r, [(recv[TYPE], inner) for _, recv, inner in tasks], False)))
+        self.tasks.update(zip([key for key, _, _, _ in tasks],
+                              self.steps(r, [(recv[TYPE], inner + after) for _, recv, inner, after in tasks],
+                                         False)))
 
     def steps(self, r, seqs, program):
         """Sequences of events of rank r, [(prev, events)], as steps: for
@@ -308,14 +357,15 @@ class Workload:
         core back at the spin's end (reach's waits sleep), and takes the
         one free first when it is met. So does a program's step longer
         than o, for all but o of it (a wait the trace does not show, such
-        as for a send to complete). Every message also holds another core, if one is free
-        of this run, for p["relay_spin"] us: the link's relay
-        (tools/reach-relay) polls that long before each frame's deadline,
-        at a real-time priority. That poll comes L after the send, but is
-        counted from the send: a core's next free time holds no gaps. The
-        runs are then taken in the order of their start in time (a task
-        whose handler is busy, from when it is free); a forced one (below)
-        is out of that order and takes no core."""
+        as for a send to complete). Every message also holds another core
+        (the one free first, if any: Cores.poll) for p["relay_spin"] us:
+        the link's relay (tools/reach-relay) polls that long before each
+        frame's deadline, at a real-time priority. That poll comes L after
+        the send, but is counted from the send: a core's next free time
+        holds no gaps. The runs are then taken in the order of their start
+        in time (a task whose handler is busy, or a run that finds every
+        core held, from when it is free); a forced one (below) is out of
+        that order and takes no core."""
         L, o, g, G = p["L"], p["o"], p["g"], p["G"] / 1000.0
         lshm, lrma = p.get("Lshm", LSHM), p.get("Lrma", 2 * L)
         ncores, relay = p.get("cores"), p.get("relay_spin", 0.0)
@@ -338,17 +388,7 @@ class Workload:
         heappush, heappop = heapq.heappush, heapq.heappop
         shared = bool(ncores)
         paid = [0] * nprog   # the step whose long gap a program has waited out
-        cores = [0.0] * ncores if shared else []   # when each core is free next
-        owner = [-1] * len(cores)   # the lane spinning on it until then (-1: none)
-
-        def take(lane, t):
-            """The core lane runs on from t, and when it starts: the one
-            it spins on, if its spin lasts till t; else the one free first."""
-            for k in range(ncores):
-                if owner[k] == lane and t <= cores[k]:
-                    return k, t
-            k = min(range(ncores), key=cores.__getitem__)
-            return k, max(t, cores[k])
+        cores = Cores(ncores) if shared else None
         for key in self.early:
             heappush(heap, (0.0, order, key, 0))
             order += 1
@@ -422,9 +462,18 @@ class Workload:
                 i, now, hops = at_step[lane], prog_t[lane], prog_hops[lane]
             r, end = steps[0], len(steps)
             held = shared and not force   # (a forced run is out of time order: it takes no core)
-            core = -1
             if held:
-                core, now = take(lane, now)
+                core, start = cores.pick(lane, now)
+                if start > now:   # no core till then: it goes on at start, in time order
+                    if task:
+                        pending[key] = steps
+                        heappush(heap, (start, order, key, hops - 1))
+                    else:
+                        prog_t[lane] = start
+                        heappush(heap, (start, order, ~lane, 0))
+                    order += 1
+                    continue
+                cores.hold(core)
             if task:
                 now += o
             # Its steps, each once what it waits for has happened.
@@ -467,9 +516,8 @@ class Workload:
                     nic[lane] = start + g
                     now = start + (c if c > o else o)
                     messages += 1
-                    if relay and cores:   # the relay's poll, on a core this run does not hold
-                        k = min((k for k in range(ncores) if k != core), key=cores.__getitem__, default=0)
-                        cores[k], owner[k] = max(cores[k], now) + relay, -1
+                    if relay:   # the relay's poll, on a core this run does not hold
+                        cores.poll(now, relay)
                     if act == ISSUES:
                         produced[key] = (now + lrma + x * G, hops + 2)
                         if key in waiting:
@@ -500,8 +548,11 @@ class Workload:
                         now += (x - cpu_start.pop(r)) / 1000.0
                 elif act == ENDS:
                     end_at[r] = (now, hops)
-            if held:   # it spins on its core, then sleeps
-                cores[core], owner[core] = now + (spin if lane < nprog else server_spin), lane
+            if held:   # a wait spins on its core, then sleeps; a handler spins after its task
+                if lane >= nprog:
+                    cores.release(core, now + server_spin, lane)
+                else:
+                    cores.release(core, now + spin, lane) if i < end else cores.release(core, now)
             if asleep:
                 continue
             if lane < nprog:
@@ -528,12 +579,14 @@ class Workload:
         if p.get("cores"):
             # A wait's spin on shared cores: the application threads'
             # processor time beyond their computations and their events'
-            # software times (of a gap longer than o, o), over their waits.
+            # (as the replay on shared cores charges them), over their
+            # waits, those met when reached included.
             o, busy, waits = p["o"], 0.0, 0
             for steps in self.programs[0::2]:   # (each rank's programs: its threads')
                 for act, c, _, how, _ in steps[1:]:
                     waits += how != FREE
-                    busy += min(c, o) if act in ON_CORE and c > o else c if act in ON_CORE else 0.0
+                    busy += (o if act in (SENDS, ISSUES) else min(c, o) if act in ON_CORE
+                             else max(c, o) if act == OVERHEAD else 0.0)
             if waits:
                 q["spin"] = max((app_cpu - busy) / waits, 0.0)
         return q

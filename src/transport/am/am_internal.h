@@ -184,7 +184,7 @@ extern struct am_state {
     unsigned char *listed; /* by origin: on untold */
     int nuntold;
     unsigned untold_events;    /* events served since origins were last told */
-    uint64_t *tell_cause;      /* traced, by origin: the last message handled that its next tell reports */
+    uint64_t *tell_cause;      /* traced, by origin: the cause its next tell names (am_note_cause) */
     signed char *same_process; /* by origin: its pid names it here (1), not (-1), unchecked (0) */
     waitword_t done;           /* all counted requests completed here (op_done) */
     am_retry_t *retries;       /* handler requests to try again */

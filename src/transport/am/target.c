@@ -85,15 +85,22 @@ static inline int am_done_reached(int origin, uint32_t count)
     return (int32_t)(__atomic_load_n(&am.done_from[origin], __ATOMIC_ACQUIRE) - count) >= 0;
 }
 
+/* Traced: the message this thread handles, if it came from origin, is
+ * the cause that origin's next tell names. A request completed outside
+ * its handler (a rendezvous put's data landing, a retried request) leaves
+ * the last one noted: the rendezvous put itself, noted as it arrived. */
+static void am_note_cause(int origin)
+{
+    uint64_t cause = am.tell_cause ? am_trace_cause() : 0;
+    if (cause && (int)(cause >> 32) - 1 == origin)
+        am.tell_cause[origin] = cause;
+}
+
 /* Lists origin to be told at the next drain if it asked for a count it
  * has not been told. */
 static void am_tell_later(int origin)
 {
-    /* (one completed outside a handler, as a retried request, leaves the
-     * last request handled from origin as the cause) */
-    uint64_t cause = am.tell_cause ? am_trace_cause() : 0;
-    if (cause)
-        am.tell_cause[origin] = cause;
+    am_note_cause(origin);
     if ((int32_t)(am.told[origin] - am.want[origin]) < 0 && !am.listed[origin]) {
         am.listed[origin] = 1;
         am.untold[am.nuntold++] = origin;
@@ -400,6 +407,7 @@ void am_on_request(const void *hdr, size_t hlen, void *data, size_t len, void *r
     case REQ_WORD: am_reply(&rq, (int64_t)word_apply(local, (word_op_t)rq.op, rq.a, rq.b)); return;
     case REQ_PUT:
         if (rndv) {
+            am_note_cause(rq.origin);
             am_recv_rndv(&rq, rndv, local, len);
             return;
         }
