@@ -189,6 +189,23 @@ def windows(ranks, name):
     return out
 
 
+def thread_cpu(r, evs, name):
+    """The processor time, us, of rank r's application thread in workload
+    name (its events evs) beyond the computations it marked: from the
+    marks' record of it."""
+    cpu, since = 0, {}
+    for e in evs:
+        if e[TYPE] == MARK and e[THREAD] == 0:
+            label = r.marks[e[BYTES]]
+            if label in ("begin " + name, "compute"):
+                since[label] = e[REF]
+            elif label == "end " + name and "begin " + name in since:
+                cpu += e[REF] - since["begin " + name]
+            elif label == "/compute" and "compute" in since:
+                cpu -= e[REF] - since.pop("compute")
+    return cpu / 1000.0
+
+
 def iterations(name, iters, ranks):
     """The operations of a workload one after another: iters of each rank,
     taken in turn for a lock (its acquisitions queue), together otherwise;
