@@ -469,7 +469,7 @@ class Workload:
                     nic[lane] = start + g
                     now = start + (c if c > o else o)
                     messages += 1
-                    if relay:   # the relay's poll, on a core this run does not hold
+                    if relay and shared:   # the relay's poll, on a core this run does not hold
                         cores.poll(now, relay)
                     if act == ISSUES:
                         produced[key] = (now + lrma + x * G, hops + 2)
