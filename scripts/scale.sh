@@ -71,7 +71,7 @@ if [ $mode = machines ]; then
     } >"$doc"
     for d in 20 100; do
         python3 - "$out/machine.json" "$d" "$(nproc)" >"$out/machine-l$d.json" <<'PY'
-import json, sys
+import json, os, sys
 p = json.load(open(sys.argv[1]))
 d = float(sys.argv[2])
 p["L"] += d
@@ -84,7 +84,6 @@ p["cores"], p["relay_spin"] = int(sys.argv[3]), min(d, 20.0)
 # one: a wait's in its contended state (src/base/wait.h,
 # WAIT_SPIN_CONTENDED polls, or REACH_SPIN_COUNT if fewer), the server
 # thread's after a request (REACH_SERVER_SPIN).
-import os
 polls = min(20, int(os.environ.get("REACH_SPIN_COUNT", 2000)))
 p["spin"], p["server_spin"] = polls * p["poll"], int(os.environ.get("REACH_SERVER_SPIN", 50)) * p["poll"]
 json.dump(p, sys.stdout)

@@ -94,8 +94,7 @@ if free and sum(two.values()) <= sum(free.values()) * 1.5:
 # on its own, not after the request it answers.
 sys.path.insert(0, os.path.join(here, "tools"))
 from reach_replay import split  # noqa: E402
-from reach_trace import CHAN, SEND, TYPE, read_dir, windows  # noqa: E402
-REPLY = 1   # the channel of replies and tells (NET_REPLY, src/transport/net.h)
+from reach_trace import CHAN, REPLY_CHANNEL as REPLY, SEND, TYPE, read_dir, windows  # noqa: E402
 traced = read_dir(os.path.join(out, "n2-s1"))
 loose, ending = 0, 0
 for name in ("ga_sync:tree", "ga_sync:counter"):

@@ -442,9 +442,7 @@ class Workload:
                     else:
                         at, at_hops = seen(key, how)
                         if at > now:
-                            if shared and lane < nprog and at - now <= spin:
-                                now, hops = at, at_hops   # its spin sees it, on its core
-                            elif shared and lane < nprog:   # sleeps: its core goes back
+                            if shared and lane < nprog and at - now > spin:   # sleeps: its core goes back
                                 at_step[lane], prog_t[lane], prog_hops[lane] = i, at, at_hops
                                 heappush(heap, (at, order, ~lane, 0))
                                 order += 1
@@ -502,10 +500,8 @@ class Workload:
                 elif act == ENDS:
                     end_at[r] = (now, hops)
             if held:   # a wait spins on its core, then sleeps; a handler spins after its task
-                if lane >= nprog:
-                    cores.release(core, now + server_spin, lane)
-                else:
-                    cores.release(core, now + spin, lane) if i < end else cores.release(core, now)
+                tail = server_spin if lane >= nprog else spin if i < end else 0.0
+                cores.release(core, now + tail, lane if tail else -1)
             if asleep:
                 continue
             if lane < nprog:

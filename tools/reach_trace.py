@@ -16,6 +16,7 @@ EVENT = struct.Struct("<QBBBBiIIQ")
 (SEND, RECV, GET, AMO, DONE, WAIT, WAITED, STORE, SEE, MARK, HANDLED) = range(1, 12)
 T, TYPE, THREAD, CHAN, PEER, SEQ, BYTES, REF = 0, 1, 2, 3, 5, 6, 7, 8   # an event's fields
 REQUEST_CHANNELS = (0,)   # NET_REQUEST: handled by a handler
+REPLY_CHANNEL = 1         # NET_REPLY: replies, and the tells that a target's writes are done
 
 LSHM = 0.2   # us: a store to a shared word seen on another core
 
