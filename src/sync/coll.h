@@ -16,11 +16,14 @@
 #define COLL_SLOT_NODE ((size_t)16 << 10)
 #define COLL_SLOT_NET ((size_t)64 << 10)
 #define COLL_XSLOT ((size_t)2 << 10) /* the most an allreduce exchanges */
-#define COLL_ROUNDS 31               /* ceil(log2 n) of any int n */
+/* The least a halving slot holds (a larger allreduce's pieces: a chunk,
+ * or this if more; docs/benchmarks.md, "Allreduce by halving"). */
+#define COLL_HSLOT_MIN ((size_t)32 << 10)
+#define COLL_ROUNDS 31 /* ceil(log2 n) of any int n */
 
-/* An area: waitwords, then slots. W_BARRIER, W_UP, W_ACK_CHILD and
- * W_XCHG have a word per round, the others one. */
-enum { W_BARRIER, W_UP, W_ACK_CHILD, W_XCHG, W_DOWN, W_ACK_PARENT, W_FOLD, W_UNFOLD, W_END };
+/* An area: waitwords, then slots. W_BARRIER, W_UP, W_ACK_CHILD, W_XCHG
+ * and W_HALF have a word per round, the others one. */
+enum { W_BARRIER, W_UP, W_ACK_CHILD, W_XCHG, W_HALF, W_DOWN, W_ACK_PARENT, W_FOLD, W_UNFOLD, W_END };
 
 typedef struct coll {
     int n, me, steps;                         /* members (0: not one), this process's number, ceil(log2 n) */
@@ -34,6 +37,7 @@ typedef struct coll {
     uint32_t got_up[COLL_ROUNDS], got_down;   /* messages taken, by slot */
     uint32_t sent_down[COLL_ROUNDS], sent_up; /* messages sent, by link */
     uint32_t exchanges, got_fold, got_unfold; /* small allreduces so far, and their messages */
+    uint32_t halves[COLL_ROUNDS];             /* a large allreduce's exchanges so far, by link */
     char *acc;                                /* a reduction's partial result, one chunk */
 } coll_t;
 
@@ -46,6 +50,7 @@ int coll_span(const coll_t *c, int r) REACH_HIDDEN;
 void coll_wait(const coll_t *c, int which, int k, uint32_t target, int from) REACH_HIDDEN;
 void coll_barrier(coll_t *c) REACH_HIDDEN;
 void coll_exchange(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op) REACH_HIDDEN;
+void coll_halving(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op) REACH_HIDDEN;
 void coll_reduce(coll_t *c, char *buf, size_t count, size_t es, reduce_fn *op, int all) REACH_HIDDEN;
 void coll_bcast_chunk(coll_t *c, void *x, size_t bytes, int b) REACH_HIDDEN;
 /* coll_setup.c */

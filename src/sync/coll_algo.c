@@ -18,7 +18,8 @@
  * then comes down to every other member. Data goes in chunks of one slot
  * (coll.h: 16 KiB within a node, 64 KiB in a scope across nodes).
  * An allreduce of at most COLL_XSLOT bytes goes by recursive doubling
- * instead (coll_exchange): one message each way per round.
+ * instead (coll_exchange): one message each way per round; a larger one
+ * among a power of two of members by halving (coll_halving).
  *
  * A slot is refilled only once its receiver has read it: the receiver
  * acknowledges every message (one signal on the sender's ack word of that
@@ -36,37 +37,54 @@
 size_t coll_word(int rounds, int which, int k)
 {
     size_t r = (size_t)rounds;
-    size_t at = which <= W_XCHG ? (size_t)which * r : (W_XCHG + 1) * r + (size_t)(which - W_DOWN);
+    size_t at = which <= W_HALF ? (size_t)which * r : (W_HALF + 1) * r + (size_t)(which - W_DOWN);
     return (at + (size_t)k) * sizeof(waitword_t);
 }
 
 /* Slots, by number: the up slots 0..rounds-1 and the down slot, of a
- * chunk's bytes; then, of COLL_XSLOT, two exchange slots per round
- * (alternate exchanges use alternate ones), the fold and the unfold slot. */
+ * chunk's bytes; two halving slots per round (coll_hslot); then, of
+ * COLL_XSLOT, two exchange slots per round, the fold and the unfold slot.
+ * (Alternate exchanges over a round's link use alternate ones of its
+ * two.) */
 static int slot_down(int rounds)
 {
     return rounds;
 }
 
-static int slot_xchg(int rounds, int k, uint32_t parity)
+static int slot_half(int rounds, int k, uint32_t parity)
 {
     return rounds + 1 + 2 * k + (int)parity;
 }
 
+static int slot_xchg(int rounds, int k, uint32_t parity)
+{
+    return 3 * rounds + 1 + 2 * k + (int)parity;
+}
+
 static int slot_fold(int rounds)
 {
-    return 3 * rounds + 1;
+    return 5 * rounds + 1;
 }
 
 static int slot_unfold(int rounds)
 {
-    return 3 * rounds + 2;
+    return 5 * rounds + 2;
+}
+
+/* The bytes of a halving slot, in a scope of chunks of chunk bytes. */
+static size_t coll_hslot(size_t chunk)
+{
+    return chunk > COLL_HSLOT_MIN ? chunk : COLL_HSLOT_MIN;
 }
 
 static size_t coll_slot_at(int rounds, size_t chunk, int slot)
 {
-    size_t big = (size_t)rounds + 1, n = (size_t)slot;
-    return n < big ? n * chunk : big * chunk + (n - big) * COLL_XSLOT;
+    size_t n = (size_t)slot, big = (size_t)rounds + 1, halves = 2 * (size_t)rounds, h = coll_hslot(chunk);
+    if (n < big)
+        return n * chunk;
+    if (n < big + halves)
+        return big * chunk + (n - big) * h;
+    return big * chunk + halves * h + (n - big - halves) * COLL_XSLOT;
 }
 
 size_t coll_area_bytes(int rounds, size_t chunk)
@@ -246,6 +264,68 @@ void coll_exchange(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
     }
     if (me < fold)
         coll_signal(c, me + p, x, bytes, slot_unfold(c->rounds), W_UNFOLD, 0);
+}
+
+/* Of a range of total elements cut in pieces of per, the length of piece j
+ * (0 past its end). */
+static size_t coll_piece(size_t total, size_t j, size_t per)
+{
+    return j * per >= total ? 0 : total - j * per < per ? total - j * per : per;
+}
+
+/* One exchange over round k's link: bytes of src into the partner's
+ * halving slot, and what the partner put into this member's; returns
+ * that. Both sides make the same exchanges over a link, so a partner may
+ * be one exchange ahead (in the other slot), never two: it cannot finish
+ * one without this member's part. */
+static const char *coll_swap(coll_t *c, int k, const void *src, size_t bytes)
+{
+    int partner = c->me ^ (1 << k), slot = slot_half(c->rounds, k, c->halves[k] & 1);
+    coll_signal(c, partner, src, bytes, slot, W_HALF, k);
+    coll_wait(c, W_HALF, k, ++c->halves[k], partner);
+    return coll_slot(c, slot);
+}
+
+/* A large allreduce among a power of two of members (n elements of es
+ * bytes at x): a reduce-scatter by recursive halving, then an allgather
+ * by recursive doubling. In round k a member and member me ^ 2^k split
+ * their common range in two: each keeps one half, sends the other its
+ * part of the other half, and combines in what it receives. After the
+ * last round each member holds one p-th of the result, which the rounds
+ * then gather back in the reverse order. Each member sends and combines
+ * about n elements in all, where the tree has its root combine n at each
+ * level and send n down. Every element is combined by one member and
+ * copied to the others, so every member ends with the same bits. The
+ * first rounds, with the most data, go to the nearest members where a
+ * node's ranks are numbered together. Pieces of a halving slot at most. */
+void coll_halving(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
+{
+    size_t per = coll_hslot(c->chunk) / es, lo[COLL_ROUNDS + 1], len[COLL_ROUNDS + 1];
+    lo[0] = 0;
+    len[0] = n;
+    for (int k = 0; k < c->steps; k++) {
+        int upper = (c->me >> k) & 1;
+        size_t lower = len[k] / 2, keep = upper ? len[k] - lower : lower, give = len[k] - keep;
+        size_t kept_at = lo[k] + (upper ? lower : 0), given_at = lo[k] + (upper ? 0 : lower);
+        for (size_t j = 0; j * per < keep || j * per < give; j++) {
+            size_t out = coll_piece(give, j, per), m = coll_piece(keep, j, per);
+            const char *in = coll_swap(c, k, out ? x + (given_at + j * per) * es : x, out * es);
+            if (m)
+                op(x + (kept_at + j * per) * es, in, m);
+        }
+        lo[k + 1] = kept_at;
+        len[k + 1] = keep;
+    }
+    for (int k = c->steps; k-- > 0;) {
+        size_t mine = len[k + 1], theirs = len[k] - mine;
+        size_t theirs_at = lo[k + 1] == lo[k] ? lo[k] + mine : lo[k];
+        for (size_t j = 0; j * per < mine || j * per < theirs; j++) {
+            size_t out = coll_piece(mine, j, per), m = coll_piece(theirs, j, per);
+            const char *in = coll_swap(c, k, out ? x + (lo[k + 1] + j * per) * es : x, out * es);
+            if (m)
+                memcpy(x + (theirs_at + j * per) * es, in, m * es);
+        }
+    }
 }
 
 /* count elements of es bytes at buf, reduced (all: and back down to every

@@ -171,22 +171,34 @@ static void check_refusals(void)
 }
 
 /* Max and min of a NaN, and of -0 and +0, give every member the same
- * bits (a small allreduce combines the lower member's part first). */
+ * bits: in 4 elements (a small allreduce combines the lower member's part
+ * first) and in 1000 (a large one combines each element at one member). */
 static void check_same_bits(void)
 {
-    double v[4] = {me == 0 ? NAN : 1.0, me == np - 1 ? NAN : 2.0, me % 2 ? -0.0 : 0.0,
-                   me % 2 ? 0.0 : -0.0};
-    double w[4];
-    memcpy(w, v, sizeof v);
-    CHECK_EQ_LL(reach_allreduce(NULL, REACH_SCOPE_ALL, v, 4, REACH_DOUBLE, REACH_REDUCE_MAX), 0);
-    CHECK_EQ_LL(reach_allreduce(NULL, REACH_SCOPE_ALL, w, 4, REACH_DOUBLE, REACH_REDUCE_MIN), 0);
-    unsigned long long mine[8], first[8];
-    memcpy(mine, v, sizeof v);
-    memcpy(mine + 4, w, sizeof w);
-    memcpy(first, mine, sizeof mine);
-    MPI_Bcast(first, 8, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-    for (int i = 0; i < 8; i++)
-        CHECK_EQ_LL(mine[i], first[i]);
+    enum { LARGE = 1000 };
+    static const size_t counts[] = {4, LARGE};
+    double v[LARGE], w[LARGE];
+    unsigned long long mine[2 * LARGE], first[2 * LARGE];
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        int n = (int)counts[c];
+        for (int i = 0; i < n; i++) {
+            double pick[4] = {me == i % np ? NAN : 1.0, me == (i + 1) % np ? NAN : 2.0, me % 2 ? -0.0 : 0.0,
+                              me % 2 ? 0.0 : -0.0};
+            v[i] = pick[i % 4];
+        }
+        memcpy(w, v, sizeof v[0] * (size_t)n);
+        CHECK_EQ_LL(reach_allreduce(NULL, REACH_SCOPE_ALL, v, (size_t)n, REACH_DOUBLE, REACH_REDUCE_MAX), 0);
+        CHECK_EQ_LL(reach_allreduce(NULL, REACH_SCOPE_ALL, w, (size_t)n, REACH_DOUBLE, REACH_REDUCE_MIN), 0);
+        memcpy(mine, v, sizeof v[0] * (size_t)n);
+        memcpy(mine + n, w, sizeof w[0] * (size_t)n);
+        memcpy(first, mine, sizeof mine[0] * (size_t)(2 * n));
+        MPI_Bcast(first, 2 * n, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+        for (int i = 0; i < 2 * n; i++)
+            if (mine[i] != first[i]) {
+                CHECK_EQ_LL(mine[i], first[i]);
+                break;
+            }
+    }
 }
 
 int main(int argc, char **argv)
