@@ -69,10 +69,10 @@ static int coll_reduction(const char *call, reach_group_t *g, reach_scope_t scop
     coll_begin();
     if (all && count * es <= COLL_XSLOT)
         coll_exchange(c, buf, count, es, kernel);
-    else if (all && (c->n & (c->n - 1)) == 0)
+    else if (all)
         coll_halving(c, buf, count, es, kernel);
     else
-        coll_reduce(c, buf, count, es, kernel, all);
+        coll_reduce(c, buf, count, es, kernel);
     wait_done();
     return REACH_SUCCESS;
 }

@@ -11,8 +11,7 @@
 
 /* Bytes of one chunk of a reduction or broadcast: 16 KiB in a scope whose
  * members share a node; 64 KiB in one that spans nodes, where each chunk
- * costs a round trip (coll_reduce's chunks at two members go in step;
- * docs/benchmarks.md, "Reductions between machines"). */
+ * costs a trip (docs/benchmarks.md, "Reductions between machines"). */
 #define COLL_SLOT_NODE ((size_t)16 << 10)
 #define COLL_SLOT_NET ((size_t)64 << 10)
 #define COLL_XSLOT ((size_t)2 << 10) /* the most an allreduce exchanges */
@@ -51,7 +50,7 @@ void coll_wait(const coll_t *c, int which, int k, uint32_t target, int from) REA
 void coll_barrier(coll_t *c) REACH_HIDDEN;
 void coll_exchange(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op) REACH_HIDDEN;
 void coll_halving(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op) REACH_HIDDEN;
-void coll_reduce(coll_t *c, char *buf, size_t count, size_t es, reduce_fn *op, int all) REACH_HIDDEN;
+void coll_reduce(coll_t *c, char *buf, size_t count, size_t es, reduce_fn *op) REACH_HIDDEN;
 void coll_bcast_chunk(coll_t *c, void *x, size_t bytes, int b) REACH_HIDDEN;
 /* coll_setup.c */
 coll_t *coll_of(const char *call, reach_group_t **g, int scope, int *st) REACH_HIDDEN;

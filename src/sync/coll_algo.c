@@ -7,19 +7,18 @@
  * cost no more than the signals they wait for.
  *
  * The barrier is a dissemination barrier (ceil(log2 n) rounds of one
- * signal); the world's is reach_barrier's without its fence. Reductions
- * and broadcasts run on a binomial tree rooted at the scope's first
- * member: member r > 0 has its parent at r - lowbit(r) and its children
- * at r + 2^k for 2^k < lowbit(r). A reduction climbs the tree (a member
- * combines its children's parts, child r + 2^k's arriving in up slot k,
- * and sends the result to its parent); an allreduce then comes back down
- * (the down slot), chunk i - 1 descending while chunk i climbs. A
- * broadcast from member b climbs from b to the root along b's ancestors,
- * then comes down to every other member. Data goes in chunks of one slot
- * (coll.h: 16 KiB within a node, 64 KiB in a scope across nodes).
- * An allreduce of at most COLL_XSLOT bytes goes by recursive doubling
- * instead (coll_exchange): one message each way per round; a larger one
- * among a power of two of members by halving (coll_halving).
+ * signal); the world's is reach_barrier's without its fence. A reduce
+ * to the root and a broadcast run on a binomial tree rooted at the
+ * scope's first member: member r > 0 has its parent at r - lowbit(r) and
+ * its children at r + 2^k for 2^k < lowbit(r). A reduction climbs the
+ * tree (a member combines its children's parts, child r + 2^k's arriving
+ * in up slot k, and sends the result to its parent). A broadcast from
+ * member b climbs from b to the root along b's ancestors, then comes down
+ * to every other member (the down slot). Data goes in chunks of one slot
+ * (coll.h: 16 KiB within a node, 64 KiB in a scope across nodes). An
+ * allreduce of at most COLL_XSLOT bytes goes by recursive doubling
+ * (coll_exchange): one message each way per round; a larger one by
+ * halving (coll_halving), in slots of its own.
  *
  * A slot is refilled only once its receiver has read it: the receiver
  * acknowledges every message (one signal on the sender's ack word of that
@@ -199,12 +198,11 @@ void coll_barrier(coll_t *c)
 }
 
 /* One chunk of n elements of es bytes at x, combined up the tree: the
- * result into x at the root. A member combines its children's parts into
- * x where x is to be overwritten anyway (an allreduce's, or the root's),
- * else into acc. */
-static void coll_up(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op, int all)
+ * result into x at the root. The root combines its children's parts into
+ * x, the others into acc (their x stays as it was). */
+static void coll_up(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
 {
-    char *into = all || c->me == 0 ? x : c->acc;
+    char *into = c->me == 0 ? x : c->acc;
     const char *part = x;
     int me = c->me, span = coll_span(c, me);
     for (int k = 0; (1 << k) < span && me + (1 << k) < c->n; k++) {
@@ -286,25 +284,61 @@ static const char *coll_swap(coll_t *c, int k, const void *src, size_t bytes)
     return coll_slot(c, slot);
 }
 
-/* A large allreduce among a power of two of members (n elements of es
- * bytes at x): a reduce-scatter by recursive halving, then an allgather
- * by recursive doubling. In round k a member and member me ^ 2^k split
- * their common range in two: each keeps one half, sends the other its
- * part of the other half, and combines in what it receives. After the
- * last round each member holds one p-th of the result, which the rounds
- * then gather back in the reverse order. Each member sends and combines
- * about n elements in all, where the tree has its root combine n at each
- * level and send n down. Every element is combined by one member and
+/* Member me ^ 2^k's pieces of n elements of es bytes (the pieces of a
+ * halving slot) over round k's link, each combined into x by op, or
+ * copied there (op NULL); this member sends nothing back. */
+static void coll_take_all(coll_t *c, int k, char *x, size_t n, size_t es, reduce_fn *op)
+{
+    size_t per = coll_hslot(c->chunk) / es;
+    for (size_t j = 0; j * per < n; j++) {
+        const char *in = coll_swap(c, k, x, 0);
+        size_t m = coll_piece(n, j, per);
+        if (op)
+            op(x + j * per * es, in, m);
+        else
+            memcpy(x + j * per * es, in, m * es);
+    }
+}
+
+/* This member's n elements at x, in pieces, to member me ^ 2^k, which
+ * takes them (coll_take_all). */
+static void coll_give_all(coll_t *c, int k, const char *x, size_t n, size_t es)
+{
+    size_t per = coll_hslot(c->chunk) / es;
+    for (size_t j = 0; j * per < n; j++)
+        coll_swap(c, k, x + j * per * es, coll_piece(n, j, per) * es);
+}
+
+/* A large allreduce (n elements of es bytes at x): a reduce-scatter by
+ * recursive halving, then an allgather by recursive doubling, among the
+ * first p = 2^floor(log2 members). In round k a member and member
+ * me ^ 2^k split their common range in two: each keeps one half, sends
+ * the other its part of the other half, and combines in what it
+ * receives. After the last round each member holds one p-th of the
+ * result, which the rounds then gather back in the reverse order. Each
+ * member sends and combines about n elements in all, where the tree has
+ * its root combine n at each level and send n down. A member p + j first
+ * gives its elements to member j, which combines them in, and takes the
+ * result from it at the end: over the link of round log2 p, which the
+ * rounds among p do not use. Every element is combined by one member and
  * copied to the others, so every member ends with the same bits. The
  * first rounds, with the most data, go to the nearest members where a
  * node's ranks are numbered together. Pieces of a halving slot at most. */
 void coll_halving(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
 {
+    int top = log2_floor(c->n), p = 1 << top, me = c->me, folded = me < c->n - p;
+    if (me >= p) {
+        coll_give_all(c, top, x, n, es);
+        coll_take_all(c, top, x, n, es, NULL);
+        return;
+    }
+    if (folded)
+        coll_take_all(c, top, x, n, es, op);
     size_t per = coll_hslot(c->chunk) / es, lo[COLL_ROUNDS + 1], len[COLL_ROUNDS + 1];
     lo[0] = 0;
     len[0] = n;
-    for (int k = 0; k < c->steps; k++) {
-        int upper = (c->me >> k) & 1;
+    for (int k = 0; k < top; k++) {
+        int upper = (me >> k) & 1;
         size_t lower = len[k] / 2, keep = upper ? len[k] - lower : lower, give = len[k] - keep;
         size_t kept_at = lo[k] + (upper ? lower : 0), given_at = lo[k] + (upper ? 0 : lower);
         for (size_t j = 0; j * per < keep || j * per < give; j++) {
@@ -316,7 +350,7 @@ void coll_halving(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
         lo[k + 1] = kept_at;
         len[k + 1] = keep;
     }
-    for (int k = c->steps; k-- > 0;) {
+    for (int k = top; k-- > 0;) {
         size_t mine = len[k + 1], theirs = len[k] - mine;
         size_t theirs_at = lo[k + 1] == lo[k] ? lo[k] + mine : lo[k];
         for (size_t j = 0; j * per < mine || j * per < theirs; j++) {
@@ -326,19 +360,17 @@ void coll_halving(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
                 memcpy(x + (theirs_at + j * per) * es, in, m * es);
         }
     }
+    if (folded)
+        coll_give_all(c, top, x, n, es);
 }
 
-/* count elements of es bytes at buf, reduced (all: and back down to every
- * member) chunk by chunk; chunk i climbs while chunk i - 1 descends. */
-void coll_reduce(coll_t *c, char *buf, size_t count, size_t es, reduce_fn *op, int all)
+/* count elements of es bytes at buf, reduced into the root's buf chunk by
+ * chunk. */
+void coll_reduce(coll_t *c, char *buf, size_t count, size_t es, reduce_fn *op)
 {
-    size_t per = c->chunk / es, chunks = (count + per - 1) / per;
-    for (size_t i = 0; i <= chunks; i++) {
-        if (i < chunks)
-            coll_up(c, buf + i * per * es, count - i * per < per ? count - i * per : per, es, op, all);
-        if (all && i > 0)
-            coll_down(c, buf + (i - 1) * per * es, (i == chunks ? count - (i - 1) * per : per) * es, 0);
-    }
+    size_t per = c->chunk / es;
+    for (size_t i = 0; i * per < count; i++)
+        coll_up(c, buf + i * per * es, coll_piece(count, i, per), es, op);
 }
 
 /* One chunk of a broadcast from member b: up b's path to the root, then
