@@ -327,7 +327,8 @@ REACH_API int reach_sync_group(reach_group_t *group, reach_scope_t scope);
 /* Every member's count elements of type at buf combined by op; the result
  * replaces buf on every member (allreduce) or on the scope's first member
  * only (reduce: the others' buf is unchanged). Types REACH_INT to
- * REACH_DOUBLE. */
+ * REACH_DOUBLE. An allreduce gives every member the same bits, NaN and
+ * signed zeros included. */
 REACH_API int reach_allreduce(reach_group_t *group, reach_scope_t scope, void *buf, size_t count, reach_type_t type,
                               reach_reduce_op_t op);
 REACH_API int reach_reduce(reach_group_t *group, reach_scope_t scope, void *buf, size_t count, reach_type_t type,
