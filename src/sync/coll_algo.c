@@ -284,29 +284,22 @@ static const char *coll_swap(coll_t *c, int k, const void *src, size_t bytes)
     return coll_slot(c, slot);
 }
 
-/* Member me ^ 2^k's pieces of n elements of es bytes (the pieces of a
- * halving slot) over round k's link, each combined into x by op, or
- * copied there (op NULL); this member sends nothing back. */
-static void coll_take_all(coll_t *c, int k, char *x, size_t n, size_t es, reduce_fn *op)
+/* A trade over round k's link, in pieces of a halving slot: this
+ * member's give elements at x + given_at go to member me ^ 2^k, whose
+ * take elements are combined by op into x + taken_at, or copied there
+ * (op NULL). Either count may be 0; both members make as many exchanges. */
+static void coll_trade(coll_t *c, int k, char *x, size_t es, size_t given_at, size_t give, size_t taken_at, size_t take,
+                       reduce_fn *op)
 {
     size_t per = coll_hslot(c->chunk) / es;
-    for (size_t j = 0; j * per < n; j++) {
-        const char *in = coll_swap(c, k, x, 0);
-        size_t m = coll_piece(n, j, per);
-        if (op)
-            op(x + j * per * es, in, m);
-        else
-            memcpy(x + j * per * es, in, m * es);
+    for (size_t j = 0; j * per < give || j * per < take; j++) {
+        size_t out = coll_piece(give, j, per), m = coll_piece(take, j, per);
+        const char *in = coll_swap(c, k, out ? x + (given_at + j * per) * es : x, out * es);
+        if (m && op)
+            op(x + (taken_at + j * per) * es, in, m);
+        else if (m)
+            memcpy(x + (taken_at + j * per) * es, in, m * es);
     }
-}
-
-/* This member's n elements at x, in pieces, to member me ^ 2^k, which
- * takes them (coll_take_all). */
-static void coll_give_all(coll_t *c, int k, const char *x, size_t n, size_t es)
-{
-    size_t per = coll_hslot(c->chunk) / es;
-    for (size_t j = 0; j * per < n; j++)
-        coll_swap(c, k, x + j * per * es, coll_piece(n, j, per) * es);
 }
 
 /* A large allreduce (n elements of es bytes at x): a reduce-scatter by
@@ -323,45 +316,33 @@ static void coll_give_all(coll_t *c, int k, const char *x, size_t n, size_t es)
  * rounds among p do not use. Every element is combined by one member and
  * copied to the others, so every member ends with the same bits. The
  * first rounds, with the most data, go to the nearest members where a
- * node's ranks are numbered together. Pieces of a halving slot at most. */
+ * node's ranks are numbered together. */
 void coll_halving(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
 {
     int top = log2_floor(c->n), p = 1 << top, me = c->me, folded = me < c->n - p;
     if (me >= p) {
-        coll_give_all(c, top, x, n, es);
-        coll_take_all(c, top, x, n, es, NULL);
+        coll_trade(c, top, x, es, 0, n, 0, 0, NULL);
+        coll_trade(c, top, x, es, 0, 0, 0, n, NULL);
         return;
     }
     if (folded)
-        coll_take_all(c, top, x, n, es, op);
-    size_t per = coll_hslot(c->chunk) / es, lo[COLL_ROUNDS + 1], len[COLL_ROUNDS + 1];
+        coll_trade(c, top, x, es, 0, 0, 0, n, op);
+    size_t lo[COLL_ROUNDS + 1], len[COLL_ROUNDS + 1];
     lo[0] = 0;
     len[0] = n;
     for (int k = 0; k < top; k++) {
         int upper = (me >> k) & 1;
-        size_t lower = len[k] / 2, keep = upper ? len[k] - lower : lower, give = len[k] - keep;
-        size_t kept_at = lo[k] + (upper ? lower : 0), given_at = lo[k] + (upper ? 0 : lower);
-        for (size_t j = 0; j * per < keep || j * per < give; j++) {
-            size_t out = coll_piece(give, j, per), m = coll_piece(keep, j, per);
-            const char *in = coll_swap(c, k, out ? x + (given_at + j * per) * es : x, out * es);
-            if (m)
-                op(x + (kept_at + j * per) * es, in, m);
-        }
-        lo[k + 1] = kept_at;
-        len[k + 1] = keep;
+        size_t lower = len[k] / 2;
+        len[k + 1] = upper ? len[k] - lower : lower;
+        lo[k + 1] = lo[k] + (upper ? lower : 0);
+        coll_trade(c, k, x, es, lo[k] + (upper ? 0 : lower), len[k] - len[k + 1], lo[k + 1], len[k + 1], op);
     }
     for (int k = top; k-- > 0;) {
-        size_t mine = len[k + 1], theirs = len[k] - mine;
-        size_t theirs_at = lo[k + 1] == lo[k] ? lo[k] + mine : lo[k];
-        for (size_t j = 0; j * per < mine || j * per < theirs; j++) {
-            size_t out = coll_piece(mine, j, per), m = coll_piece(theirs, j, per);
-            const char *in = coll_swap(c, k, out ? x + (lo[k + 1] + j * per) * es : x, out * es);
-            if (m)
-                memcpy(x + (theirs_at + j * per) * es, in, m * es);
-        }
+        size_t theirs_at = lo[k + 1] == lo[k] ? lo[k] + len[k + 1] : lo[k];
+        coll_trade(c, k, x, es, lo[k + 1], len[k + 1], theirs_at, len[k] - len[k + 1], NULL);
     }
     if (folded)
-        coll_give_all(c, top, x, n, es);
+        coll_trade(c, top, x, es, 0, n, 0, 0, NULL);
 }
 
 /* count elements of es bytes at buf, reduced into the root's buf chunk by
