@@ -20,11 +20,14 @@
  * (coll_exchange): one message each way per round; a larger one by
  * halving (coll_halving), in slots of its own.
  *
- * A slot is refilled only once its receiver has read it: the receiver
- * acknowledges every message (one signal on the sender's ack word of that
- * link), and a sender waits for the acknowledgements of all it sent over a
- * link before it sends on it again. Links are the fixed tree's, so each
- * slot has one sender; the acknowledgement is off the critical path. */
+ * A slot is refilled only once its receiver has read it. On the tree the
+ * receiver acknowledges every message (one signal on the sender's ack word
+ * of that link), and a sender waits for the acknowledgements of all it
+ * sent over a link before it sends on it again. Links are the fixed
+ * tree's, so each slot has one sender; the acknowledgement is off the
+ * critical path. The exchanges of an allreduce need none: both members of
+ * a link exchange alike, in two slots used in turn (coll_exchange,
+ * coll_swap). */
 #include "sync/coll.h"
 #include "core/rma.h"
 #include "base/wait.h"
@@ -309,7 +312,7 @@ static void coll_trade(coll_t *c, int k, char *x, size_t es, size_t given_at, si
  * the other its part of the other half, and combines in what it
  * receives. After the last round each member holds one p-th of the
  * result, which the rounds then gather back in the reverse order. Each
- * member sends and combines about n elements in all, where the tree has
+ * member combines about n elements and sends about 2n, where the tree has
  * its root combine n at each level and send n down. A member p + j first
  * gives its elements to member j, which combines them in, and takes the
  * result from it at the end: over the link of round log2 p, which the
@@ -338,7 +341,7 @@ void coll_halving(coll_t *c, char *x, size_t n, size_t es, reduce_fn *op)
         coll_trade(c, k, x, es, lo[k] + (upper ? 0 : lower), len[k] - len[k + 1], lo[k + 1], len[k + 1], op);
     }
     for (int k = top; k-- > 0;) {
-        size_t theirs_at = lo[k + 1] == lo[k] ? lo[k] + len[k + 1] : lo[k];
+        size_t theirs_at = (me >> k) & 1 ? lo[k] : lo[k] + len[k + 1];
         coll_trade(c, k, x, es, lo[k + 1], len[k + 1], theirs_at, len[k] - len[k + 1], NULL);
     }
     if (folded)

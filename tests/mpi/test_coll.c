@@ -48,22 +48,28 @@ static void check_reductions(reach_group_t *g, reach_scope_t s, const int *of, i
         size_t cnt = counts[c];
         double *d = malloc(cnt * sizeof *d);
         long *l = malloc(cnt * sizeof *l);
+        int *m = malloc(cnt * sizeof *m); /* 4-byte elements: other pieces */
         for (size_t i = 0; i < cnt; i++) {
             d[i] = contribution(me, i);
             l[i] = (long)contribution(me, i);
+            m[i] = (int)contribution(me, i);
         }
         CHECK_EQ_LL(reach_allreduce(g, s, d, cnt, REACH_DOUBLE, REACH_REDUCE_SUM), 0);
         CHECK_EQ_LL(reach_allreduce(g, s, l, cnt, REACH_LONG, REACH_REDUCE_MAX), 0);
+        CHECK_EQ_LL(reach_allreduce(g, s, m, cnt, REACH_INT, REACH_REDUCE_MIN), 0);
         for (size_t i = 0; i < cnt; i++) {
             double sum = 0;
             long max = -1000;
+            int min = 1000;
             for (int k = 0; k < n; k++) {
                 sum += contribution(of[k], i);
                 max = (long)contribution(of[k], i) > max ? (long)contribution(of[k], i) : max;
+                min = (int)contribution(of[k], i) < min ? (int)contribution(of[k], i) : min;
             }
             CHECK(d[i] == sum);
             CHECK_EQ_LL(l[i], max);
-            if (d[i] != sum || l[i] != max)
+            CHECK_EQ_LL(m[i], min);
+            if (d[i] != sum || l[i] != max || m[i] != min)
                 break;
         }
         /* reduce: the first member has the product, the others their own. */
@@ -82,6 +88,7 @@ static void check_reductions(reach_group_t *g, reach_scope_t s, const int *of, i
         }
         free(d);
         free(l);
+        free(m);
     }
 }
 
