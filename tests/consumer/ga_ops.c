@@ -12,7 +12,8 @@
  *  - GA_Create_mutexes, GA_Lock, GA_Unlock guarding a non-atomic
  *    NGA_Get + NGA_Put increment (with GA_Init_fence / GA_Fence), and
  *    GA_Destroy_mutexes: the final counts must be exact;
- *  - GA_Igop, GA_Lgop, GA_Llgop, GA_Fgop, GA_Dgop with "+", "*", "max",
+ *  - GA_Igop, GA_Lgop, GA_Llgop, GA_Fgop, GA_Dgop of 7 and of 700 elements
+ *    (reach's two algorithms) with "+", "*", "max",
  *    "min", "absmax", "absmin" (the operations GA documents), and for the
  *    integer types the logical and bitwise operations GA passes on to
  *    ARMCI ("&&", "||", "land", "lor", "&", "|", "band", "bor", "or");
@@ -228,7 +229,9 @@ static void check_mutexes(void)
     GA_Destroy(g);
 }
 
-enum { NV = 7 };
+/* Elements of a reduction: a few (recursive doubling), and enough that
+ * every type's vector is more than 2 KiB (halving, src/sync/coll_algo.c). */
+enum { NV = 7, NV_LARGE = 700 };
 
 /* Process r's j-th contribution to a reduction: -3..3, zeros included; the
  * 64-bit types get a large term where the operation allows it. */
@@ -294,44 +297,46 @@ static void check_gops(void)
 {
     static const char *const arith[] = {"+", "*", "max", "min", "absmax", "absmin"};
     static const char *const logic[] = {"&&", "||", "land", "lor", "&", "|", "band", "bor", "or"};
+    static const int sizes[] = {NV, NV_LARGE};
     int na = (int)(sizeof arith / sizeof *arith), nl = (int)(sizeof logic / sizeof *logic);
-    for (int o = 0; o < na + nl; o++) {
-        const char *op = o < na ? arith[o] : logic[o - na];
-        int xi[NV];
-        long xl[NV];
-        long long xll[NV];
-        float xf[NV];
-        double xd[NV];
-        for (int j = 0; j < NV; j++) {
+    for (int k = 0; k < (int)(sizeof sizes / sizeof *sizes) * (na + nl); k++) {
+        int n = sizes[k / (na + nl)], o = k % (na + nl), arithmetic = o < na;
+        const char *op = arithmetic ? arith[o] : logic[o - na];
+        int xi[NV_LARGE];
+        long xl[NV_LARGE];
+        long long xll[NV_LARGE];
+        float xf[NV_LARGE];
+        double xd[NV_LARGE];
+        for (int j = 0; j < n; j++) {
             xi[j] = (int)contribution(me, j, 0, op);
             xl[j] = (long)contribution(me, j, 1, op);
             xll[j] = contribution(me, j, 1, op);
             xf[j] = (float)contribution(me, j, 0, op);
             xd[j] = (double)contribution(me, j, 0, op);
         }
-        GA_Igop(xi, NV, (char *)op);
-        gc_begin("GA_Igop \"%s\"", op);
-        for (int j = 0; j < NV; j++)
+        GA_Igop(xi, n, (char *)op);
+        gc_begin("GA_Igop \"%s\" of %d", op, n);
+        for (int j = 0; j < n; j++)
             gc_int(j, expected_gop(j, 0, op), result(xi[j], op));
         /* The logical and bitwise names: all on int, the C ones on 64 bits. */
-        if (o < na || strlen(op) <= 2) {
-            GA_Lgop(xl, NV, (char *)op);
-            gc_begin("GA_Lgop \"%s\"", op);
-            for (int j = 0; j < NV; j++)
+        if (arithmetic || strlen(op) <= 2) {
+            GA_Lgop(xl, n, (char *)op);
+            gc_begin("GA_Lgop \"%s\" of %d", op, n);
+            for (int j = 0; j < n; j++)
                 gc_int(j, expected_gop(j, 1, op), result(xl[j], op));
-            GA_Llgop(xll, NV, (char *)op);
-            gc_begin("GA_Llgop \"%s\"", op);
-            for (int j = 0; j < NV; j++)
+            GA_Llgop(xll, n, (char *)op);
+            gc_begin("GA_Llgop \"%s\" of %d", op, n);
+            for (int j = 0; j < n; j++)
                 gc_int(j, expected_gop(j, 1, op), result(xll[j], op));
         }
-        if (o < na) {
-            GA_Fgop(xf, NV, (char *)op);
-            gc_begin("GA_Fgop \"%s\"", op);
-            for (int j = 0; j < NV; j++)
+        if (arithmetic) {
+            GA_Fgop(xf, n, (char *)op);
+            gc_begin("GA_Fgop \"%s\" of %d", op, n);
+            for (int j = 0; j < n; j++)
                 gc_dbl(j, (double)expected_gop(j, 0, op), xf[j]);
-            GA_Dgop(xd, NV, (char *)op);
-            gc_begin("GA_Dgop \"%s\"", op);
-            for (int j = 0; j < NV; j++)
+            GA_Dgop(xd, n, (char *)op);
+            gc_begin("GA_Dgop \"%s\" of %d", op, n);
+            for (int j = 0; j < n; j++)
                 gc_dbl(j, (double)expected_gop(j, 0, op), xd[j]);
         }
     }
