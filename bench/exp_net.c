@@ -5,9 +5,10 @@
  * cross the same sockets. reach is started afresh for each backend, in
  * alternating rounds, so that drift of the machine falls on both alike;
  * each figure is the median over the rounds of each round's median (the
- * rounds' medians are its samples in the JSON file). Below, the floor of
- * the ofi column: libfabric alone (net_floor.c). Runs before reach-bench's
- * own start-up, as it starts and stops reach itself. */
+ * rounds' medians are its samples in the JSON file). Below, each
+ * column's floor: its network library alone (net_floor.c), and how many
+ * times that reach's 8 B get takes. Runs before reach-bench's own
+ * start-up, as it starts and stops reach itself. */
 #include "harness.h"
 
 #include <stdlib.h>
@@ -18,9 +19,10 @@
 static const struct net_case {
     const char *name;
     const char *var, *value; /* what makes the backend cross TCP */
+    const char *lib;         /* the network library, in the floor's name */
 } nets[] = {
-    {"ucx", "REACH_UCX_TLS", "tcp,self"},
-    {"ofi", "REACH_OFI_PROVIDER", "tcp"},
+    {"ucx", "REACH_UCX_TLS", "tcp,self", "UCX"},
+    {"ofi", "REACH_OFI_PROVIDER", "tcp", "libfabric"},
 };
 enum { NNETS = sizeof nets / sizeof nets[0] };
 
@@ -99,41 +101,45 @@ void bench_networks(const struct experiment *x, const char *out)
     free(B.src);
     free(B.dst);
     B.src = B.dst = B.seg_target = NULL;
-    double floor_us[FLOOR_WAYS][MAX_SAMPLES] = {{0}}, floor[FLOOR_WAYS] = {0};
-    if (have[1])
-        net_floor_ofi(floor_us, floor);
+    static double floor_us[NNETS][FLOOR_WAYS][MAX_SAMPLES];
+    double floor[NNETS][FLOOR_WAYS] = {{0}};
+    for (int n = 0; n < NNETS; n++)
+        if (have[n])
+            net_floor(nets[n].name, floor_us[n], floor[n]);
     if (B.me != 0)
         return;
     experiment_begin(x, out);
     printf("\nnetwork backends over TCP, every rank its own node (us, median over %d rounds of the "
            "median of %d)\n%-14s %8s %10s %10s %9s\n",
            NET_ROUNDS, B.samples, "op", "bytes", "ucx/tcp", "ofi/tcp", "ofi/ucx");
-    double ucx_get = 0;
+    double get8[NNETS] = {0};
     for (int k = 0; k < NOPS; k++) {
         double med[NNETS] = {0};
         for (int n = 0; n < NNETS; n++)
             if (have[n]) {
                 med[n] = median(rmed[n][k], NET_ROUNDS);
                 json_values(net_ops[k].name, nets[n].name, net_ops[k].size, 0, "us", med[n], rmed[n][k], NET_ROUNDS);
+                if (net_ops[k].op == REACH_GET && net_ops[k].size == 8)
+                    get8[n] = med[n];
             }
         printf("%-14s %8zu %10.2f %10.2f %9.2f\n", net_ops[k].name, net_ops[k].size, med[0], med[1],
                med[0] > 0 && med[1] > 0 ? med[1] / med[0] : 0.0);
-        if (net_ops[k].op == REACH_GET && net_ops[k].size == 8)
-            ucx_get = med[0];
     }
     static const char *const way[FLOOR_WAYS] = {"no wait object", "a descriptor to wait on",
                                                 "and a thread of its own answering"};
-    if (floor[0] > 0 || floor[1] > 0 || floor[2] > 0) {
-        printf("libfabric's tcp provider alone, 8 B there and back, queues polled (us, median of %d):", B.samples);
+    for (int n = 0; n < NNETS; n++) {
+        if (floor[n][0] <= 0 && floor[n][1] <= 0 && floor[n][2] <= 0)
+            continue;
+        printf("%s alone over tcp, 8 B there and back, polled (us, median of %d):", nets[n].lib, B.samples);
         for (int w = 0; w < FLOOR_WAYS; w++) {
             char impl[64];
-            snprintf(impl, sizeof impl, "libfabric tcp alone, %s", way[w]);
-            if (floor[w] > 0)
-                json_values("round trip", impl, 8, 0, "us", floor[w], floor_us[w], B.samples);
-            printf("%s %s %.2f", w ? ";" : "", way[w], floor[w]);
+            snprintf(impl, sizeof impl, "%s tcp alone, %s", nets[n].lib, way[w]);
+            if (floor[n][w] > 0)
+                json_values("round trip", impl, 8, 0, "us", floor[n][w], floor_us[n][w], B.samples);
+            printf("%s %s %.2f", w ? ";" : "", way[w], floor[n][w]);
         }
-        if (ucx_get > 0 && floor[FLOOR_WAYS - 1] > 0) /* the last is how the ofi backend works */
-            printf(" (%.2f x ucx/tcp's 8 B get)", floor[FLOOR_WAYS - 1] / ucx_get);
+        if (get8[n] > 0 && floor[n][FLOOR_WAYS - 1] > 0) /* the last is how reach's backends work */
+            printf(" (%s's 8 B get: %.2f x the last)", nets[n].name, get8[n] / floor[n][FLOOR_WAYS - 1]);
         printf("\n");
     }
     fflush(stdout);

@@ -116,12 +116,14 @@ void bench_lu(void);
  * overlap of non-blocking put and get. */
 /* Starts and stops reach itself (before reach-bench's own start-up). */
 void bench_networks(const struct experiment *x, const char *out);
-/* libfabric's tcp provider alone, 8 B round trips (bench/net_floor.c), in
- * FLOOR_WAYS ways, the queues polled: without a wait object, with a
- * descriptor to wait on, and that with a thread of its own answering. Collective; on rank 0 each way's median in
- * microseconds and its B.samples samples, 0 where it cannot be measured. */
+/* The network library of backend net ("ucx", "ofi") alone over TCP, 8 B
+ * round trips (bench/net_floor.c), in FLOOR_WAYS ways, polled: without a
+ * wait object, with a descriptor to wait on, and that with a thread of
+ * its own answering. Collective; on rank 0 each way's median in
+ * microseconds and its B.samples samples, 0 where it cannot be measured
+ * (or this build lacks the library). */
 enum { FLOOR_WAYS = 3 };
-void net_floor_ofi(double us[FLOOR_WAYS][MAX_SAMPLES], double med[FLOOR_WAYS]);
+void net_floor(const char *net, double us[FLOOR_WAYS][MAX_SAMPLES], double med[FLOOR_WAYS]);
 void bench_transfers(void);
 void bench_strided(void);
 void bench_nb_overlap(void);
