@@ -166,8 +166,8 @@ static struct {
     unsigned arrived, seen; /* messages arrived, and taken by arrival */
 } U;
 
-static ucs_status_t ucx_floor_on_message(void *arg, const void *header, size_t header_length, void *data,
-                                         size_t length, const ucp_am_recv_param_t *param)
+static ucs_status_t ucx_floor_on_message(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                                         const ucp_am_recv_param_t *param)
 {
     (void)arg, (void)header, (void)header_length, (void)data, (void)length, (void)param;
     U.arrived++;
