@@ -45,6 +45,17 @@ enum {
 /* A server that never drains (a stream of requests from many origins)
  * still tells its origins after this many events. */
 #define AM_TELL_EVERY 64
+/* What a counted request asks of its target (rq->tell): nothing (its
+ * origin completes its writes by counts, in a combined barrier); to be
+ * told once the target's server has drained what arrived; or to be told
+ * at the end of the round that completes it. The first AM_TELL_FIRST
+ * writes to a target after a fence ask for the last: a fence soon after a
+ * few writes waits for that tell, and over libfabric's tcp provider the
+ * read that finds nothing costs its system calls first (1.5-2.5 us).
+ * Later writes ask for the second, or a stream of writes would draw a
+ * tell each. */
+enum { AM_TELL_NO, AM_TELL_DRAINED, AM_TELL_ROUND };
+#define AM_TELL_FIRST 4
 /* Counted requests to one target between two that ask for an ack: with at
  * most AM_MAX_PENDING acks awaited, at most 64 x 16 requests are in flight
  * to a target, so a flood of puts meets back-pressure, not growth. */
@@ -58,7 +69,7 @@ typedef struct am_request {
     uint8_t width;
     uint8_t counted; /* completes into the target's op_done */
     uint8_t gated;   /* REQ_CALL: served only once op_done from origin reaches gate */
-    uint8_t tell;    /* counted: the origin is to be told once it is complete (am_tell_done) */
+    uint8_t tell;    /* counted: when the origin is to be told it is complete (AM_TELL_*, am_tell_done) */
     int32_t origin;
     uint32_t gate;
     uint32_t seq; /* with tell: the origin's count of counted requests to here, this one included */
@@ -166,6 +177,7 @@ extern struct am_state {
     uint32_t *sent;                  /* by rank: counted requests sent (op_init) */
     uint32_t *fenced;                /* by rank: the counted requests it told were complete (AM_DONE) */
     uint32_t *asked;                 /* by rank: sent[rank] when a tell was last asked for (am_ask_told) */
+    uint32_t *waited;                /* by rank: sent[rank] when a fence last waited for its tell (am_wait_told) */
     int telling;                     /* counted requests ask to be told: this process fences */
     uint32_t *quiet;                 /* by rank: sent[rank] after a gated lock message that left nothing to release */
     uint64_t sent_total;             /* counted requests sent to any rank */
@@ -184,6 +196,7 @@ extern struct am_state {
     unsigned char *listed; /* by origin: on untold */
     int nuntold;
     unsigned untold_events;    /* events served since origins were last told */
+    int tell_round;            /* a request completed in this round asked for AM_TELL_ROUND */
     uint64_t *tell_cause;      /* traced, by origin: the cause its next tell names (am_note_cause) */
     signed char *same_process; /* by origin: its pid names it here (1), not (-1), unchecked (0) */
     waitword_t done;           /* all counted requests completed here (op_done) */

@@ -43,16 +43,17 @@ static int am_network(int choice)
 }
 
 /* One round of serving: handler requests to retry, then what the server
- * worker has received; then, if it found nothing (or has handled
- * AM_TELL_EVERY events since), the origins whose writes completed are
- * told. The caller holds am.serve. */
+ * worker has received; then, if it found nothing (or completed a request
+ * that asked for AM_TELL_ROUND, or has handled AM_TELL_EVERY events
+ * since), the origins whose writes completed are told. The caller holds
+ * am.serve. */
 static unsigned am_serve(void)
 {
     rt_order_acquire();
     unsigned progressed = am.retries ? am_retry() : 0;
     progressed += am.net->progress(NET_SERVER);
     am.untold_events += progressed;
-    if (am.nuntold && (!progressed || am.untold_events >= AM_TELL_EVERY)) {
+    if (am.nuntold && (!progressed || am.tell_round || am.untold_events >= AM_TELL_EVERY)) {
         am.untold_events = 0;
         am_tell_done();
     }
@@ -201,6 +202,7 @@ static void am_free_state(void)
     free(am.fenced);
     free(am.quiet);
     free(am.since_ack);
+    free(am.waited);
     for (int r = 0; am.flight && r < rt.size; r++)
         free(am.flight[r].ring);
     free(am.flight);
@@ -264,6 +266,7 @@ int am_init(void)
     am.fenced = calloc(n, sizeof(uint32_t));
     am.quiet = calloc(n, sizeof(uint32_t));
     am.since_ack = calloc(n, sizeof(uint32_t));
+    am.waited = calloc(n, sizeof(uint32_t));
     am.flight = calloc(n, sizeof(am_flight_t));
     am.done_from = calloc(n, sizeof(uint32_t));
     am.told = calloc(n, sizeof(uint32_t));
@@ -273,8 +276,9 @@ int am_init(void)
     am.asked = calloc(n, sizeof(uint32_t));
     am.same_process = calloc(n, 1);
     am.bounce = malloc(sizeof(am_pack_t) + AM_PACK_MAX);
-    if (!am.pending || !am.sent || !am.fenced || !am.quiet || !am.since_ack || !am.flight || !am.done_from ||
-        !am.told || !am.want || !am.untold || !am.listed || !am.asked || !am.same_process || !am.bounce)
+    if (!am.pending || !am.sent || !am.fenced || !am.quiet || !am.since_ack || !am.waited || !am.flight ||
+        !am.done_from || !am.told || !am.want || !am.untold || !am.listed || !am.asked || !am.same_process ||
+        !am.bounce)
         rt_oom("reach_init", sizeof(am_pack_t) + AM_PACK_MAX);
     if (trace_on && !(am.tell_cause = calloc(n, sizeof(uint64_t))))
         rt_oom("reach_init", n * sizeof(uint64_t));

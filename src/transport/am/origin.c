@@ -143,6 +143,7 @@ void am_wait_told(int rank)
     unsigned spins = 0;
     while ((int32_t)(am.fenced[rank] - upto) < 0)
         am_progress_serving(&spins);
+    am.waited[rank] = upto;
 }
 
 void am_wait_slot(am_slot_t *slot)
@@ -302,7 +303,10 @@ void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_s
     return am_issue(rank, rq, data, len, slot);
 }
 
-/* am_send_nbx without completing the transfers in flight to rank first. */
+/* am_send_nbx without completing the transfers in flight to rank first.
+ * A counted request's tell is set here; a caller that sends more parts
+ * right after it presets AM_TELL_DRAINED, so that only the last part asks
+ * to be told at the end of its round. */
 static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot)
 {
     am_wait_pending(rank, AM_MAX_PENDING); /* back-pressure, not growth */
@@ -312,7 +316,8 @@ static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, 
     if (rq->counted) {
         am.sent[rank]++;
         am.sent_total++;
-        rq->tell = (uint8_t)am.telling;
+        int first = am.sent[rank] - am.waited[rank] <= AM_TELL_FIRST && rq->tell != AM_TELL_DRAINED;
+        rq->tell = !am.telling ? AM_TELL_NO : first ? AM_TELL_ROUND : AM_TELL_DRAINED;
         rq->seq = am.sent[rank];
         if (am.telling)
             am.asked[rank] = am.sent[rank];
@@ -384,6 +389,8 @@ static uint64_t am_send_parts(int rank, const am_request_t *proto, const void *s
         *rq = *proto;
         rq->raddr = raddr + off;
         size_t n = bytes - off < part ? bytes - off : part;
+        if (n < bytes - off) /* more parts follow: the last asks for the tell */
+            rq->tell = AM_TELL_DRAINED;
         uint64_t t = am_flight_add(rank, am_issue(rank, rq, (const char *)src + off, n, NULL), what);
         if (t) /* (a later part may complete at once, an earlier not) */
             ticket = t;

@@ -119,6 +119,7 @@ static void am_completed(const am_request_t *rq)
     __atomic_store_n(&am.done_from[rq->origin], done, __ATOMIC_RELEASE);
     if (rq->tell && (int32_t)(rq->seq - am.want[rq->origin]) > 0) /* (a fence may have asked for more) */
         am.want[rq->origin] = rq->seq;
+    am.tell_round |= rq->tell == AM_TELL_ROUND;
     am_tell_later(rq->origin);
     waitword_add(&am.done, 1);
     if (rq->token == AM_ACK)
@@ -153,6 +154,7 @@ void am_tell_done(void)
      * (libfabric's, when the provider says EAGAIN), and so complete
      * requests that put their origins back on it. An origin still owed
      * more is listed again as they complete. */
+    am.tell_round = 0;
     while (am.nuntold > 0) {
         int o = am.untold[--am.nuntold];
         am.listed[o] = 0;
