@@ -237,8 +237,10 @@ static int ucx_floor_open(int way, const char **where)
     if (!floor_both(s == UCS_OK))
         return s != UCS_OK ? s : UCS_ERR_UNREACHABLE;
     floor_swap_names(name);
-    ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
-                          .address = (const ucp_address_t *)name[1 - B.me]};
+    /* (a forced close needs peer error handling on both sides) */
+    ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
+                          .address = (const ucp_address_t *)name[1 - B.me],
+                          .err_mode = UCP_ERR_HANDLING_MODE_PEER};
     *where = "ucp_ep_create";
     s = ucp_ep_create(U.worker, &ep, &U.ep);
     return floor_both(s == UCS_OK) ? 0 : s != UCS_OK ? s : UCS_ERR_UNREACHABLE;

@@ -455,7 +455,7 @@ def papers_beside(w, table, nets, project):
           f"= 8 ({'agrees' if agree else 'differs'}). fence+dissemination: {h16[0]:.1f} against the "
           "paper's 34 for its old fence, because reach's fence is not that one: once a process has "
           "fenced, each of its writes asks its target to tell it when it is complete, and the targets "
-          "tell as soon as they have drained what arrived, so `am_flush_all` sends nothing and waits "
+          "tell once they have drained what arrived (or at once, for the first writes after a fence), so `am_flush_all` sends nothing and waits "
           "about one latency after the last write, not 2(N-1) latencies in a row, and the dissemination "
           "rounds then find most signals already there. The combined barrier saves that wait and the "
           "N-1 tells; " +

@@ -80,7 +80,8 @@ def split(evs):
     no wait of its thread depended on directly (a request, or a signal
     with a store). A send that names a task as its cause but was sent
     after its handling (a tell, sent once the server has drained what
-    arrived) ends that task: the replay sends it then."""
+    arrived or at the end of its round) ends that task: the replay sends
+    it then."""
     programs, tasks = [], []
     for th in (0, 1):
         mine = [e for e in evs if e[THREAD] == th]

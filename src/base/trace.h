@@ -34,8 +34,9 @@ enum trace_type {
 
 /* 32 bytes, in the file as in memory (little-endian). ref of a SEND: the
  * message being handled when it was sent, as (sender + 1) << 32 | seq, 0
- * if none; for a tell (sent once the server has drained what arrived),
- * the last request from its origin handled before it. */
+ * if none; for a tell (sent once the server has drained what arrived, or
+ * at the end of a round, AM_TELL_ROUND), the last request from its origin
+ * handled before it. */
 typedef struct trace_event {
     uint64_t t;                      /* ns, CLOCK_MONOTONIC */
     uint8_t type, thread, chan, pad; /* thread: 0 application, 1 server */

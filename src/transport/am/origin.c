@@ -143,7 +143,7 @@ void am_wait_told(int rank)
     unsigned spins = 0;
     while ((int32_t)(am.fenced[rank] - upto) < 0)
         am_progress_serving(&spins);
-    am.waited[rank] = upto;
+    am.waited[rank] = upto; /* the next writes are the first after a fence (AM_TELL_FIRST) */
 }
 
 void am_wait_slot(am_slot_t *slot)
@@ -294,19 +294,18 @@ static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, 
  * (NULL if done): the data may be reused once it completes. With a slot,
  * the reply fills it (counted as pending until it arrives); without, the
  * request is counted (see AM_ACK) unless it is a signal (rq->counted 0 on
- * entry marks a request that may be counted). Puts may go by rendezvous,
- * straight from src into the target's segment; every other request is
- * eager. First waits for rank's put_nbi, if any. */
+ * entry marks a request that may be counted). rq->tell on entry is
+ * AM_TELL_DRAINED where more parts of the same write follow at once (only
+ * the last asks for AM_TELL_ROUND), else AM_TELL_NO; it is set here. Puts
+ * may go by rendezvous, straight from src into the target's segment; every
+ * other request is eager. First waits for rank's put_nbi, if any. */
 void *am_send_nbx(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot)
 {
     am_flush_local(rank); /* location consistency */
     return am_issue(rank, rq, data, len, slot);
 }
 
-/* am_send_nbx without completing the transfers in flight to rank first.
- * A counted request's tell is set here; a caller that sends more parts
- * right after it presets AM_TELL_DRAINED, so that only the last part asks
- * to be told at the end of its round. */
+/* am_send_nbx without completing the transfers in flight to rank first. */
 static void *am_issue(int rank, am_request_t *rq, const void *data, size_t len, am_slot_t *slot)
 {
     am_wait_pending(rank, AM_MAX_PENDING); /* back-pressure, not growth */
@@ -389,8 +388,7 @@ static uint64_t am_send_parts(int rank, const am_request_t *proto, const void *s
         *rq = *proto;
         rq->raddr = raddr + off;
         size_t n = bytes - off < part ? bytes - off : part;
-        if (n < bytes - off) /* more parts follow: the last asks for the tell */
-            rq->tell = AM_TELL_DRAINED;
+        rq->tell = n < bytes - off ? AM_TELL_DRAINED : AM_TELL_NO; /* (am_send_nbx) */
         uint64_t t = am_flight_add(rank, am_issue(rank, rq, (const char *)src + off, n, NULL), what);
         if (t) /* (a later part may complete at once, an earlier not) */
             ticket = t;

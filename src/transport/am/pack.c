@@ -112,6 +112,7 @@ static uint64_t am_strided_pack(xfer_t op, int rank, reach_type_t t, const void 
     for (uint64_t c = 0; c < nchunks; c++) {
         pk->first = c * per;
         pk->count = runs - pk->first < per ? runs - pk->first : per;
+        rq.tell = c + 1 < nchunks ? AM_TELL_DRAINED : AM_TELL_NO; /* (am_send_nbx) */
         if (g) {
             g->slot[c] = (am_slot_t){.plan = &g->plan, .local = (char *)local, .first = pk->first};
             am_send(rank, &rq, pk, sizeof *pk, &g->slot[c]);
@@ -157,6 +158,7 @@ static void am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *scal
     for (size_t c = 0; c < nchunks; c++) {
         size_t first = c * per;
         vp->count = cnt - first < per ? cnt - first : per;
+        rq.tell = c + 1 < nchunks ? AM_TELL_DRAINED : AM_TELL_NO; /* (am_send_nbx) */
         vp->bytes = b;
         char *d = (char *)(addr + vp->count);
         for (size_t j = 0; j < vp->count; j++) {

@@ -46,9 +46,11 @@ static void am_fence_all_but(int except, int release)
     am_flush_local_all();
     for (int pass = 0; pass < 2; pass++)
         for (int r = 0; r < rt.size; r++) {
-            if (r == except || am.sent[r] == am.fenced[r] || (release && !am_unreleased(r)))
+            if (r == except || (release && !am_unreleased(r)))
                 continue;
-            if (pass == 0)
+            if (am.sent[r] == am.fenced[r]) /* told already: fenced all the same (AM_TELL_FIRST) */
+                am.waited[r] = am.sent[r];
+            else if (pass == 0)
                 am_ask_told(r);
             else
                 am_wait_told(r);

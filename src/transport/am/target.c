@@ -119,8 +119,8 @@ static void am_completed(const am_request_t *rq)
     __atomic_store_n(&am.done_from[rq->origin], done, __ATOMIC_RELEASE);
     if (rq->tell && (int32_t)(rq->seq - am.want[rq->origin]) > 0) /* (a fence may have asked for more) */
         am.want[rq->origin] = rq->seq;
-    am.tell_round |= rq->tell == AM_TELL_ROUND;
     am_tell_later(rq->origin);
+    am.tell_round |= rq->tell == AM_TELL_ROUND && am.listed[rq->origin];
     waitword_add(&am.done, 1);
     if (rq->token == AM_ACK)
         rt_stat_inc(&rt.stats.flow_acks);
@@ -130,17 +130,18 @@ static void am_completed(const am_request_t *rq)
 /* A fence waits until the target has told the origin that every counted
  * request it sent has completed there (requests may still be arriving, or
  * receiving their data by rendezvous). The server thread tells each
- * origin that asked once it has drained what arrived (or after
- * AM_TELL_EVERY events without draining, am_serve); a serving application
- * thread at the end of each round that served something (am_serve_try).
+ * origin that asked once it has drained what arrived, or at the end of a
+ * round that completed one of the first requests after the origin's fence
+ * (AM_TELL_ROUND), or after AM_TELL_EVERY events (am_serve); a serving
+ * application thread at the end of each of its rounds (am_serve_try).
  * A process that fences asks with each
  * counted request (rq->tell): a fence right after writes, as GA_Sync's
  * (ARMCI_AllFence, then a barrier), then waits for one message where a
  * fence request and its answer took two, and the target's server, woken
- * by the writes, is not woken again; one message per origin per burst of
- * writes. Otherwise (a process whose barriers complete its writes by
- * counts, the combined barrier's) its fence asks with a REQ_FENCE, and
- * the writes cost no tells. */
+ * by the writes, is not woken again; a burst of writes costs one tell a
+ * pause, and up to AM_TELL_FIRST at its start. Otherwise (a process whose
+ * barriers complete its writes by counts, the combined barrier's) its
+ * fence asks with a REQ_FENCE, and the writes cost no tells. */
 static void am_fence(const am_request_t *rq)
 {
     if ((int32_t)((uint32_t)rq->a - am.want[rq->origin]) > 0)
@@ -154,7 +155,6 @@ void am_tell_done(void)
      * (libfabric's, when the provider says EAGAIN), and so complete
      * requests that put their origins back on it. An origin still owed
      * more is listed again as they complete. */
-    am.tell_round = 0;
     while (am.nuntold > 0) {
         int o = am.untold[--am.nuntold];
         am.listed[o] = 0;
@@ -168,6 +168,7 @@ void am_tell_done(void)
                 am_trace_as(was);
         }
     }
+    am.tell_round = 0;
 }
 
 void am_wait_completed(uint32_t count)
