@@ -46,11 +46,11 @@ static void am_fence_all_but(int except, int release)
     am_flush_local_all();
     for (int pass = 0; pass < 2; pass++)
         for (int r = 0; r < rt.size; r++) {
+            /* (a rank told already is asked nothing and waited for at
+             * once, which opens its AM_TELL_FIRST window all the same) */
             if (r == except || (release && !am_unreleased(r)))
                 continue;
-            if (am.sent[r] == am.fenced[r]) /* told already: fenced all the same (AM_TELL_FIRST) */
-                am.waited[r] = am.sent[r];
-            else if (pass == 0)
+            if (pass == 0)
                 am_ask_told(r);
             else
                 am_wait_told(r);
