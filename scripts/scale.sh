@@ -19,14 +19,14 @@
 # given. --docs: the reference run, 20 iterations at up to 64, its report
 # docs/scale.md, the copy the documentation quotes: only on purpose.
 # --machines (root): the model checked between emulated machines
-# (scripts/two-machines.sh) with a latency L added to their link: the path
-# calibrated through the relay with nothing added, then reach-scale traced
-# on 2, 4 and 8 machines (a rank each) at L = 20 and 100 us, each replayed
-# with the calibrated L plus that L; the report (default
-# reach-results/scale-machines.md) has each workload's replayed time over
-# its measured time. The runs on more machines than cores are replayed on
-# this machine's cores, shared as there (reach-project.py: "cores", with
-# reach's spins on them), with the software times of the run on 2 machines.
+# (scripts/two-machines.sh) with a latency L added to their link: reach-scale
+# traced on 2, 4 and 8 machines (a rank each) at L = 20 and 100 us, each
+# replayed with the path calibrated through the relay with the same L
+# added; the report (default reach-results/scale-machines.md) has each
+# workload's replayed time over its measured time. The runs on more
+# machines than cores are replayed on this machine's cores, shared as there
+# (reach-project.py: "cores", with reach's spins on them), with the
+# software times of the run on 2 machines.
 set -e
 here=$(cd "$(dirname "$0")/.." && pwd)
 mode=main
@@ -54,7 +54,6 @@ project="env PYTHONDONTWRITEBYTECODE=1 python3 $here/tools/reach-project.py"
 if [ $mode = machines ]; then
     tm="$here/scripts/two-machines.sh"
     export TM_RELAY="${TM_RELAY:-$build/reach-relay}" TM_PRELOAD="${TM_PRELOAD:-$build/tests/libtm_no_disconnect.so}"
-    "$tm" --delay 0 -n 2 "$build/reach-scale" --calibrate "$out/machine.json"
     {
         echo "# reach's scale model between emulated machines"
         echo
@@ -62,20 +61,20 @@ if [ $mode = machines ]; then
         echo "($iters iterations) on M emulated machines of one rank each (scripts/two-machines.sh: links of"
         echo "MTU 1500 through tools/reach-relay), with L added to each frame's way; each run replayed by"
         echo "\`tools/reach-project.py check\` with this machine's path calibrated through the relay with"
-        echo "nothing added, plus L (and 2L on a get's round trip). \"ratio\" is replayed over measured; the"
-        echo "last two columns replay with L and the round trip as the trace itself measured them, and on"
-        echo "shared cores with a wait's spin as it took processor time there (its application threads'"
-        echo "processor time beyond their events' software times, over their waits)."
-        echo
-        echo "The calibrated path: \`$(tr -d '\n' <"$out/machine.json" | sed 's/.*"L"/"L"/; s/, "measured".*//')\`"
+        echo "the same L added. \"ratio\" is replayed over measured; the last two columns replay with L"
+        echo "and the round trip as the trace itself measured them, and on shared cores with a wait's spin"
+        echo "as it took processor time there (its application threads' processor time beyond their"
+        echo "events' software times, over their waits)."
     } >"$doc"
     for d in 20 100; do
-        python3 - "$out/machine.json" "$d" "$(nproc)" >"$out/machine-l$d.json" <<'PY'
+        # The path as the workloads meet it: a wait as long as the link's
+        # round trip with L added sleeps and wakes where a shorter one
+        # polls, which L + a calibration with nothing added leaves out.
+        "$tm" --delay $d -n 2 "$build/reach-scale" --calibrate "$out/machine-l$d-path.json"
+        python3 - "$out/machine-l$d-path.json" "$d" "$(nproc)" >"$out/machine-l$d.json" <<'PY'
 import json, os, sys
 p = json.load(open(sys.argv[1]))
 d = float(sys.argv[2])
-p["L"] += d
-p["Lrma"] += 2 * d
 p["name"] += f", {d:g} us added to each way"
 # For a replay on this machine's cores: the relay polls the last 20 us
 # before each frame's deadline (tools/reach-relay.c, SPIN_NS).
@@ -88,6 +87,8 @@ polls = min(20, int(os.environ.get("REACH_SPIN_COUNT", 2000)))
 p["spin"], p["server_spin"] = polls * p["poll"], int(os.environ.get("REACH_SERVER_SPIN", 50)) * p["poll"]
 json.dump(p, sys.stdout)
 PY
+        printf '\n%s\n' "The calibrated path with $d us added: \`$(tr -d '\n' <"$out/machine-l$d-path.json" |
+            sed 's/.*"L"/"L"/; s/, "measured".*//')\`" >>"$doc"
         for m in 2 4 8; do
             echo "scale: $m machines, L + $d us"
             "$tm" --machines $m --delay $d -n $m "$build/reach-scale" --out "$out/l$d-m$m" --iters $iters
