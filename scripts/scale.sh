@@ -79,6 +79,9 @@ p["name"] += f", {d:g} us added to each way"
 # For a replay on this machine's cores: the relay polls the last 20 us
 # before each frame's deadline (tools/reach-relay.c, SPIN_NS).
 p["cores"], p["relay_spin"] = int(sys.argv[3]), min(d, 20.0)
+# A get or atomic through UCX's TCP transport is done by the target's
+# worker, in software: a task of its handler, which needs a core.
+p["rma_at_target"] = True
 # And reach's own spins, each poll as long as the calibration's empty
 # one: a wait's in its contended state (src/base/wait.h,
 # WAIT_SPIN_CONTENDED polls, or REACH_SPIN_COUNT if fewer), the server
@@ -101,11 +104,13 @@ PY
               [ "$m" -le "$(nproc)" ] || printf '\n%s\n' "Here $m ranks, their $m server threads and the \
 relay share $(nproc) cores. The replay shares them too (its cores model), with the software times of the run \
 on 2 machines. Each wait there spins on its core for the 20 polls of reach's contended state, and each server \
-thread for 50 after a request, at the calibrated poll's cost. But on these cores reach's waits are not always \
-in that state, and a wait took several times the processor time of 20 empty polls: the last columns take that \
+thread for 50 after a request, at the calibrated poll's cost. A get or atomic is served by its target's \
+handler there, which needs a core, as UCX's TCP transport serves it in software. But on these cores reach's \
+waits are not always in that state, and a wait took several times the processor time of 20 empty polls: the \
+last columns take that \
 time, and the latencies, from the trace itself. Beyond that the replay misses woken threads waiting for a core \
 that another thread holds: it models no slices and no preemption. docs/benchmarks.md, \"The scale model on \
-shared cores\", has the figures."; } >>"$doc"
+shared cores\" and \"The scale model: the path calibrated with the link's latency\", have the figures."; } >>"$doc"
         done
     done
     echo "scale: the report is $doc"

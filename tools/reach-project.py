@@ -22,7 +22,9 @@ it, as a discrete-event simulation:
   nothing (at least o for a send or a receive);
 - a get or atomic completes Lrma + bytes * G after it was issued (Lrma = 2L
   where the network card does it, as on an RDMA network; measured where
-  software does it);
+  software does it); with "rma_at_target" in the parameters, software at
+  the target does it: a task of the target's handler, (Lrma - o) / 2 away
+  each way, which waits for that handler (and with "cores", for a core);
 - a wait on a word of shared memory ends only after the store that made the
   value it saw (plus an on-node signal latency, Lshm);
 - a computation the program marked ("compute" ... "/compute") takes the

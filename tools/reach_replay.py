@@ -15,7 +15,7 @@ from reach_trace import (EVENT, SEND, RECV, GET, AMO, DONE, STORE, SEE, MARK, HA
 PAIR_SAMPLES = 5
 
 # What a step of a program or of a handler's task does (Workload).
-(PLAIN, OVERHEAD, SENDS, ISSUES, STORES, COMPUTE, COMPUTED, ENDS, NOTHING) = range(9)
+(PLAIN, OVERHEAD, SENDS, ISSUES, STORES, COMPUTE, COMPUTED, ENDS, NOTHING, SERVES) = range(10)
 # What it waits for: nothing, a message (a latency more on the path), a get
 # or atomic's completion, a store of its rank or of another (seen Lshm later).
 (FREE, ARRIVAL, COMPLETION, OWN_STORE, STORE_ELSEWHERE) = range(5)
@@ -288,7 +288,7 @@ class Workload:
                 elif typ == DONE and program and completion(rank, ev[SEQ]) in issued:
                     add((PLAIN, c, completion(rank, ev[SEQ]), COMPLETION, 0))
                 elif typ == GET or typ == AMO:
-                    add((ISSUES, c, completion(rank, ev[SEQ]), FREE, ev[BYTES]))
+                    add((ISSUES, c, completion(rank, ev[SEQ]), FREE, (ev[BYTES], ev[PEER])))
                 elif typ == MARK:
                     add((self.label.get(r.marks[ev[BYTES]], NOTHING), c, None, FREE, ev[REF]))
                 else:
@@ -324,6 +324,7 @@ class Workload:
         lshm, lrma = p.get("Lshm", LSHM), p.get("Lrma", 2 * L)
         ncores, relay = p.get("cores"), p.get("relay_spin", 0.0)
         spin, server_spin = p.get("spin", 0.0), p.get("server_spin", 0.0)
+        at_target, rma_way = p.get("rma_at_target", False), max((lrma - o) / 2, 0.0)
         programs = self.programs
         nprog = len(programs)
         produced = {}                   # arrivals, completions, stores: (time, hops)
@@ -471,7 +472,13 @@ class Workload:
                     if relay and shared:   # the relay's poll, on a core this run does not hold
                         cores.poll(now, relay)
                     if act == ISSUES:
-                        produced[key] = (now + lrma + x * G, hops + 2)
+                        nbytes, target = x
+                        if at_target:   # served by a thread of the target: its handler
+                            pending[key] = (target, (SERVES, 0.0, key, FREE, nbytes))
+                            heappush(heap, (now + rma_way, order, key, hops))
+                            order += 1
+                            continue
+                        produced[key] = (now + lrma + nbytes * G, hops + 2)
                         if key in waiting:
                             met(key)
                         continue
@@ -500,6 +507,10 @@ class Workload:
                         now += (x - cpu_start.pop(r)) / 1000.0
                 elif act == ENDS:
                     end_at[r] = (now, hops)
+                elif act == SERVES:
+                    produced[key] = (now + rma_way + x * G, hops + 1)
+                    if key in waiting:
+                        met(key)
             if held:   # a wait spins on its core, then sleeps; a handler spins after its task
                 tail = server_spin if lane >= nprog else spin if i < end else 0.0
                 cores.release(core, now + tail, lane if tail else -1)
