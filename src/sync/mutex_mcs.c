@@ -123,14 +123,22 @@ void mcs_link_remote(uint64_t prev, uint64_t me)
 
 void mcs_wait_pass(void)
 {
-    if (svc_wait_push() != 0) /* 1: passed by a holder, 0: it had left */
+    if (svc_wait_push() == MCS_PASSED) /* (else 0: it had left) */
         rt.stats.lock_contended++;
 }
 
-uint64_t mcs_enqueue_remote(int rank, uintptr_t word, uint64_t me)
+/* One message, and no answer where the server links me behind a holder:
+ * the holder's pass is then the one message back (a push either way). */
+uint64_t mcs_enqueue_remote(int rank, int id, uintptr_t word, uint64_t me)
 {
     rt_stat_inc(&rt.stats.remote_atomics);
-    return (uint64_t)svc_call(rank, mcs_id_enqueue, word, me, 0, NULL, 0, 1, NULL, 0);
+    svc_call(rank, mcs_id_enqueue, word, me, 0, NULL, 0, 0, NULL, 0);
+    wait_for(WAIT_MUTEX, rank, id, 0);
+    int64_t got = svc_wait_push();
+    wait_done();
+    if (got == MCS_PASSED)
+        rt.stats.lock_contended++;
+    return got == MCS_PASSED ? 0 : (uint64_t)got;
 }
 
 /* Takes the lock only if it is free: empty, or its tail a parked node
@@ -182,15 +190,15 @@ static int mcs_serve_link(svc_target_t *t)
 
 /* A waiter on another node swaps itself into the lock word (a). Behind a
  * tail on this node, the server links it too, so that the holder can pass
- * the lock as soon as it leaves: no second trip from the waiter. */
+ * the lock as soon as it leaves: no second trip from the waiter, and no
+ * push from here unless that tail had left. Else the push says the lock
+ * is the waiter's (0) or names the tail of another node to link to. */
 static int mcs_serve_enqueue(svc_target_t *t)
 {
     uint64_t prev = atom_xchg_acq_rel((_Atomic uint64_t *)(void *)t->local, t->a);
     mcs_qnode_t *pq = prev != 0 ? mcs_qnode(prev) : NULL;
-    if (pq == NULL)
-        t->value = (int64_t)prev;
-    else
-        t->value = mcs_link(&pq->next, t->a) ? 0 : (int64_t)(prev | MCS_LINKED);
+    if (pq == NULL || mcs_link(&pq->next, t->a))
+        svc_server_push(t->origin, pq == NULL ? (int64_t)prev : 0);
     return 1;
 }
 

@@ -7,8 +7,8 @@
  * only if the waiter sleeps, one futex wake. The lock's server takes part only in
  * the swap on the lock word from another node; there it also links the
  * waiter behind a tail of its own node. So a contended hand-off from the
- * lock's node to another waits for one message each way (the swap's
- * request, the pass); the swap's answer travels meanwhile.
+ * lock's node to another takes one message each way (the swap's request,
+ * the pass); behind such a tail the server sends no answer of its own.
  * Release without a compare-and-swap (which the paper leaves as future
  * work): a holder with no successor swaps RELEASED into its own queue
  * node's next — a local atomic, no message — and leaves the node
@@ -64,10 +64,11 @@ extern mcs_slots_t mcs_slots REACH_HIDDEN;
  * encoding (those have rank + 1 >= 1 in the high half). */
 #define MCS_RELEASED ((uint64_t)1)
 #define MCS_SLOT_BITS 6 /* ARENA_QNODES == 64 */
-/* In the lock's server's answer to a waiter of another node: it linked
- * the waiter behind the old tail (never set in an encoding, whose rank + 1
- * fits 31 bits). */
-#define MCS_LINKED ((uint64_t)1 << 63)
+/* What a push to a waiter of another node carries: 0, the lock is its (it
+ * was free, or its tail had left); MCS_PASSED, a holder passed it; else
+ * (from the lock's server) the old tail, of another node than the
+ * server's, to link to (an encoding: never 0 or 1). */
+#define MCS_PASSED 1
 
 static inline uint64_t mcs_encode(int rank, int slot)
 {
@@ -122,10 +123,11 @@ static inline void mcs_slot_hold(signed char *entry, int slot)
  * fails if this process holds ARENA_QNODES locks. */
 int mcs_slot_take(const char *call, int *slot) REACH_HIDDEN;
 /* Swaps me into lock word word of rank, on another node, at its server,
- * which also links me behind the old tail if that is on its node: returns
- * the old tail, with MCS_LINKED set if so (then the lock is passed to me
- * later), or 0 if the lock is mine (free, or its tail had left). */
-uint64_t mcs_enqueue_remote(int rank, uintptr_t word, uint64_t me) REACH_HIDDEN;
+ * which also links me behind the old tail if that is on its node, and
+ * waits for the push that follows (mutex id, for reports): returns 0 once
+ * the lock is mine, else the old tail (of another node than the lock's)
+ * to link to. */
+uint64_t mcs_enqueue_remote(int rank, int id, uintptr_t word, uint64_t me) REACH_HIDDEN;
 /* Links queue node me behind prev, on another node, and waits for the lock. */
 void mcs_link_remote(uint64_t prev, uint64_t me) REACH_HIDDEN;
 /* Waits for the push that passes the lock to this process. */
@@ -152,18 +154,14 @@ static inline int mcs_lock(const char *call, reach_mutexes_t *set, int id, int r
     atom_store_relaxed(&q->locked.value, 1);
     uintptr_t word = mutex_words(set, id, rank);
     char *here = rma_here(rank, word);
-    uint64_t prev = here ? word_apply(here, WORD_SWAP64, me, 0) : mcs_enqueue_remote(rank, word, me);
-    int linked = (prev & MCS_LINKED) != 0;
-    prev &= ~MCS_LINKED;
+    uint64_t prev = here ? word_apply(here, WORD_SWAP64, me, 0) : mcs_enqueue_remote(rank, id, word, me);
     mcs_qnode_t *pq = prev != 0 ? mcs_qnode(prev) : NULL;
     /* Behind a predecessor on this node that had left (its node reads
      * RELEASED), the lock is ours at once, with nothing to wait for. */
-    if (prev != 0 && (linked || pq == NULL || !mcs_link(&pq->next, me))) {
+    if (prev != 0 && (pq == NULL || !mcs_link(&pq->next, me))) {
         wait_for(WAIT_MUTEX, rank, id, 0);
         wait_behind(mcs_rank(prev), pq ? &pq->locked.value : NULL);
-        if (linked) {
-            mcs_wait_pass();
-        } else if (pq == NULL) {
+        if (pq == NULL) {
             mcs_link_remote(prev, me);
         } else {
             rt.stats.lock_contended++;
