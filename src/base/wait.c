@@ -207,7 +207,10 @@ static void wait_describe(char *buf, size_t len)
     switch (w->kind) {
     case WAIT_MUTEX: {
         int n = snprintf(buf, len, "for mutex %d of rank %d", w->id, w->rank);
-        if (w->ahead < 0)
+        if (w->ahead == WAIT_AHEAD_AT_HOME)
+            snprintf(buf + n, len - (size_t)n,
+                     ", queued behind a rank of its node (its holder, or a rank waiting ahead)");
+        else if (w->ahead < 0)
             snprintf(buf + n, len - (size_t)n, " (the ticket and hybrid locks do not record their holder)");
         else if (w->ahead_waits == NULL)
             snprintf(buf + n, len - (size_t)n, ", queued behind rank %d (its holder, or a rank waiting ahead)",

@@ -163,13 +163,17 @@ typedef enum {
     WAIT_WINDOW,  /* rank = the window's rank, id = REACH_LOCK_SHARED or _EXCLUSIVE */
 } wait_kind_t;
 
+#define WAIT_AHEAD_AT_HOME (-2)
+
 typedef struct wait_what {
     wait_kind_t kind;
     int rank, id;
     int64_t value;
-    /* Mutexes: the rank queued just ahead of this one (-1: unknown) and,
-     * when that rank is on this node, its "still waiting" flag (non-zero
-     * while it waits; zero once it holds the mutex). */
+    /* Mutexes: the rank queued just ahead of this one (-1: unknown;
+     * WAIT_AHEAD_AT_HOME: a rank of the mutex's node, where its server
+     * queued this one) and, when that rank is on this node, its "still
+     * waiting" flag (non-zero while it waits; zero once it holds the
+     * mutex). */
     int ahead;
     const _Atomic uint32_t *ahead_waits;
 } wait_what_t;

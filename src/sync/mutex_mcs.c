@@ -35,7 +35,7 @@ void mcs_pass(uint64_t next)
         atom_store_seq_cst(&nq->locked.value, 0);
         waitword_wake(&nq->locked);
     } else {
-        svc_push(mcs_rank(next), 1);
+        svc_push(mcs_rank(next), MCS_PASSED);
     }
 }
 
@@ -57,13 +57,13 @@ void mcs_pass_after(uint64_t next)
     } else if (via != succ && rt.peers[via].node != rt.peers[succ].node) {
         svc_call_after(via, mcs_id_forward, 0, (uint64_t)succ, 0, svc_release_but(via));
     } else {
-        svc_push_after(succ, 1, svc_release_but(succ));
+        svc_push_after(succ, MCS_PASSED, svc_release_but(succ));
     }
 }
 
 static int mcs_serve_forward(svc_target_t *t)
 {
-    svc_server_push((int)t->a, 1);
+    svc_server_push((int)t->a, MCS_PASSED);
     return 1;
 }
 
@@ -134,6 +134,7 @@ uint64_t mcs_enqueue_remote(int rank, int id, uintptr_t word, uint64_t me)
     rt_stat_inc(&rt.stats.remote_atomics);
     svc_call(rank, mcs_id_enqueue, word, me, 0, NULL, 0, 0, NULL, 0);
     wait_for(WAIT_MUTEX, rank, id, 0);
+    wait_behind(WAIT_AHEAD_AT_HOME, NULL); /* (a wait that lasts is queued there) */
     int64_t got = svc_wait_push();
     wait_done();
     if (got == MCS_PASSED)

@@ -8,7 +8,9 @@
  * the swap on the lock word from another node; there it also links the
  * waiter behind a tail of its own node. So a contended hand-off from the
  * lock's node to another takes one message each way (the swap's request,
- * the pass); behind such a tail the server sends no answer of its own.
+ * the pass, or two where the holder passes through a rank it wrote:
+ * mcs_pass_after); behind such a tail the server sends no answer of its
+ * own.
  * Release without a compare-and-swap (which the paper leaves as future
  * work): a holder with no successor swaps RELEASED into its own queue
  * node's next — a local atomic, no message — and leaves the node
@@ -16,8 +18,8 @@
  * gets the parked node as predecessor and links to it with a swap; if
  * that returns RELEASED it holds the lock at once. From another node the
  * link is the lock's server's own exchange if the predecessor is on its
- * node; else one message, and the predecessor's server answers (a push)
- * only in that case. A parked slot is free again once a successor has linked
+ * node, the waiter's if on the waiter's; else one message, and the
+ * predecessor's server answers (a push) only in that case. A parked slot is free again once a successor has linked
  * to it, or, when every slot is parked, after a compare-and-swap of the
  * lock word from it to empty. Trylock takes a lock whose tail is parked
  * by a compare-and-swap from that tail to itself. The generation (per

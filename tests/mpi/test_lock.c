@@ -184,7 +184,7 @@ static void test_many(void)
             reach_stats_get(&s0);
             CHECK(reach_mutex_unlock(m, id, t) == REACH_SUCCESS);
             reach_stats_get(&s1);
-            if (mcs)   /* no compare-and-swap (the server's replies to others count as messages) */
+            if (mcs)   /* no compare-and-swap (the server's pushes to others count as messages) */
                 CHECK_EQ_LL((long long)(s1.remote_atomics - s0.remote_atomics), 0);
         }
     reach_barrier();
