@@ -111,6 +111,16 @@ int mcs_slot_take(const char *call, int *slot)
     return REACH_SUCCESS;
 }
 
+/* Waits for the push that passes the lock to this process, or says what
+ * became of its swap; returns the value pushed. */
+static int64_t mcs_wait_pass(void)
+{
+    int64_t got = svc_wait_push();
+    if (got == MCS_PASSED)
+        rt.stats.lock_contended++;
+    return got;
+}
+
 /* One message: the predecessor's server links us, and answers only if the
  * predecessor had left; otherwise the predecessor passes the lock when it
  * leaves. Either comes as a push. */
@@ -121,12 +131,6 @@ void mcs_link_remote(uint64_t prev, uint64_t me)
     mcs_wait_pass();
 }
 
-void mcs_wait_pass(void)
-{
-    if (svc_wait_push() == MCS_PASSED) /* (else 0: it had left) */
-        rt.stats.lock_contended++;
-}
-
 /* One message, and no answer where the server links me behind a holder:
  * the holder's pass is then the one message back (a push either way). */
 uint64_t mcs_enqueue_remote(int rank, int id, uintptr_t word, uint64_t me)
@@ -135,10 +139,8 @@ uint64_t mcs_enqueue_remote(int rank, int id, uintptr_t word, uint64_t me)
     svc_call(rank, mcs_id_enqueue, word, me, 0, NULL, 0, 0, NULL, 0);
     wait_for(WAIT_MUTEX, rank, id, 0);
     wait_behind(WAIT_AHEAD_AT_HOME, NULL); /* (a wait that lasts is queued there) */
-    int64_t got = svc_wait_push();
+    int64_t got = mcs_wait_pass();
     wait_done();
-    if (got == MCS_PASSED)
-        rt.stats.lock_contended++;
     return got == MCS_PASSED ? 0 : (uint64_t)got;
 }
 

@@ -19,7 +19,8 @@
  * that returns RELEASED it holds the lock at once. From another node the
  * link is the lock's server's own exchange if the predecessor is on its
  * node, the waiter's if on the waiter's; else one message, and the
- * predecessor's server answers (a push) only in that case. A parked slot is free again once a successor has linked
+ * predecessor's server answers (a push) only in that case. A parked slot
+ * is free again once a successor has linked
  * to it, or, when every slot is parked, after a compare-and-swap of the
  * lock word from it to empty. Trylock takes a lock whose tail is parked
  * by a compare-and-swap from that tail to itself. The generation (per
@@ -132,8 +133,6 @@ int mcs_slot_take(const char *call, int *slot) REACH_HIDDEN;
 uint64_t mcs_enqueue_remote(int rank, int id, uintptr_t word, uint64_t me) REACH_HIDDEN;
 /* Links queue node me behind prev, on another node, and waits for the lock. */
 void mcs_link_remote(uint64_t prev, uint64_t me) REACH_HIDDEN;
-/* Waits for the push that passes the lock to this process. */
-void mcs_wait_pass(void) REACH_HIDDEN;
 /* Passes the lock to the successor next. */
 void mcs_pass(uint64_t next) REACH_HIDDEN;
 /* Releases the holder's writes and passes the lock to next, behind the
