@@ -107,8 +107,8 @@ on 2 machines. Each wait there spins on its core for the 20 polls of reach's con
 thread for 50 after a request, at the calibrated poll's cost. A get or atomic is served by its target's \
 handler there, which needs a core, as UCX's TCP transport serves it in software. But on these cores reach's \
 waits are not always in that state, and a wait took several times the processor time of 20 empty polls: the \
-last columns take that \
-time, and the latencies, from the trace itself. Beyond that the replay misses woken threads waiting for a core \
+last columns take that time, and the latencies, from the trace itself. Beyond that the replay misses woken \
+threads waiting for a core \
 that another thread holds: it models no slices and no preemption. docs/benchmarks.md, \"The scale model on \
 shared cores\" and \"The scale model: the path calibrated with the link's latency\", have the figures."; } >>"$doc"
         done
