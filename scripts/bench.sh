@@ -14,13 +14,15 @@
 #      namespaces, one rank on each), over UCX and over libfabric's tcp
 #      provider: ga-bench with reach and with ARMCI-MPI, and reach-bench's
 #      networks, transfer, sync, ga_sync and locks experiments beside
-#      MPI-3 RMA; where the machine cannot make namespaces it says why;
+#      MPI-3 RMA; first with the machines sharing this machine's cores,
+#      then with each on a core of its own (--own-cores); where the
+#      machine cannot make namespaces it says why;
 #   4. ga-bench --quick beside another job's 4 processes
 #      (build/busy-neighbour): busy-polling in MPI_Allreduce, then plain
 #      CPU-bound loops; on one node, and between two machines over UCX
 #      where step 3 could make them;
 #      each of steps 3 and 4 writes a sub-folder (machines-ucx,
-#      machines-ofi, busy-mpi, busy-cpu, machines-busy-mpi,
+#      machines-ofi, machines-own-ucx, machines-own-ofi, busy-mpi, busy-cpu, machines-busy-mpi,
 #      machines-busy-cpu) that report.md covers too, and
 #      report.md opens with one screen of every condition and path;
 #   5. reach at scale (scripts/scale.sh): message traces of every barrier
@@ -65,7 +67,7 @@ step "the build"
 # in the folder is touched.
 mkdir -p "$out"
 rm -rf "$out"/*.json "$out"/*.png "$out"/report.md "$out"/scale.md "$out"/scale \
-    "$out"/machines-ucx "$out"/machines-ofi "$out"/busy-mpi "$out"/busy-cpu \
+    "$out"/machines-ucx "$out"/machines-ofi "$out"/machines-own-ucx "$out"/machines-own-ofi "$out"/busy-mpi "$out"/busy-cpu \
     "$out"/machines-busy-mpi "$out"/machines-busy-cpu
 if [ -x build/ga-bench ]; then
     for net in "" --network; do
@@ -98,16 +100,24 @@ ga_pair() { # ga_pair LAUNCH... -- ARGS: ga-bench with reach, then with ARMCI-MP
 }
 why=$(scripts/two-machines.sh -n 2 true 2>&1) && tm=0 || tm=$?
 if [ $tm -eq 0 ]; then
-    for net in ucx ofi; do
-        case $net in
-        ucx) name="UCX" env="-genv REACH_NETWORK ucx" ;;
-        ofi) name="libfabric's tcp provider" env="-genv REACH_NETWORK ofi -genv REACH_OFI_PROVIDER tcp" ;;
-        esac
-        condition machines-$net "between two machines, over $name"
-        ga_pair scripts/two-machines.sh -n 2 $env -- $quick --network --out "$out/machines-$net"
-        echo "== bench: reach-bench between two machines, over $name"
-        scripts/two-machines.sh -n 2 $env build/reach-bench $quick --out "$out/machines-$net" \
-            --only networks,transfer,sync,ga_sync,locks
+    # The machines share this host's cores, then (--own-cores) each has a
+    # core of its own, as separate machines do: there a thread of one
+    # machine never waits for a core that a thread of the other holds.
+    for cores in shared own; do
+        for net in ucx ofi; do
+            case $net in
+            ucx) name="UCX" env="-genv REACH_NETWORK ucx" ;;
+            ofi) name="libfabric's tcp provider" env="-genv REACH_NETWORK ofi -genv REACH_OFI_PROVIDER tcp" ;;
+            esac
+            tm_run="scripts/two-machines.sh -n 2" sub=machines-$net where="sharing this machine's cores"
+            if [ $cores = own ]; then
+                tm_run="$tm_run --own-cores" sub=machines-own-$net where="each on a core of its own"
+            fi
+            condition $sub "between two machines $where, over $name"
+            ga_pair $tm_run $env -- $quick --network --out "$out/$sub"
+            echo "== bench: reach-bench between two machines $where, over $name"
+            $tm_run $env build/reach-bench $quick --out "$out/$sub" --only networks,transfer,sync,ga_sync,locks
+        done
     done
     step "between two machines"
 else

@@ -22,6 +22,13 @@
 #                       the start, for FOR seconds
 #   --timeout S         ends the job (status 124) after S seconds (default
 #                       600)
+#   --own-cores         each machine's processes run on cores of its own
+#                       (taskset): machine i on core (i - 1) mod the
+#                       host's cores, so that machines share cores only
+#                       when there are more machines than cores. Without
+#                       it a machine's thread may run on any core and
+#                       make another machine's wait for it, which
+#                       separate machines never do.
 #   --version           MPICH's mpiexec --version
 # Other flags (-genv, -disable-auto-cleanup, ...) go to mpiexec. The
 # machines are m1..mM, at 10.77.0.1..M; mpiexec runs at 10.77.0.254 in a
@@ -48,9 +55,11 @@ if [ -n "${TM_STATE:-}" ]; then
     host=$1
     shift
     ns=$TM_PREFIX-${host#m}
+    pin=""
+    [ -n "${TM_OWN_CORES:-}" ] && pin="taskset -c $(((${host#m} - 1) % $(nproc)))"
     # (what the machine's processes leave in its /dev/shm, but MPICH's own
     # files, is written down for the harness to fail the job)
-    exec ip netns exec "$ns" unshare --mount --pid --ipc --uts --fork --mount-proc sh -c '
+    exec ip netns exec "$ns" $pin unshare --mount --pid --ipc --uts --fork --mount-proc sh -c '
         mount -t tmpfs -o size=4g tm-shm /dev/shm || exit 1
         hostname "$1"
         mount --bind "$2" /proc/sys/kernel/random/boot_id || exit 1
@@ -63,12 +72,12 @@ if [ -n "${TM_STATE:-}" ]; then
 fi
 
 here=$(cd "$(dirname "$0")" && pwd)
-machines=2 placement=block mtu=1500 rate="" delay="" link_down="" limit=600
+machines=2 placement=block mtu=1500 rate="" delay="" link_down="" limit=600 own_cores=""
 np="" mpiexec_flags=()
 usage() {
     echo "two-machines.sh: $*" >&2
     echo "usage: two-machines.sh [--machines M] [--placement block|rr] [--mtu B] [--rate R] [--delay US]" >&2
-    echo "         [--link-down AT:FOR] [--timeout S] [MPIEXEC FLAGS] -n N PROGRAM [ARGS...]" >&2
+    echo "         [--link-down AT:FOR] [--timeout S] [--own-cores] [MPIEXEC FLAGS] -n N PROGRAM [ARGS...]" >&2
     exit 2
 }
 # (an option's value must follow it)
@@ -89,6 +98,7 @@ while [ $# -gt 0 ]; do
         esac
         shift 2 ;;
     --version) exec mpiexec --version ;;
+    --own-cores) own_cores=1; shift ;;
     -genv|-env) value $# 3 "$1"; mpiexec_flags+=("$1" "$2" "$3"); shift 3 ;;
     -ppn|-bind-to|-map-by|-genvlist|-envlist|-wdir) value $# 2 "$1"; mpiexec_flags+=("$1" "$2"); shift 2 ;;
     --) shift; break ;;
@@ -138,7 +148,7 @@ for old in /tmp/two-machines.tm*; do
     [ -s "$old/relay.pid" ] && kill "$(cat "$old/relay.pid")" 2>/dev/null
     rm -rf "$old"
 done
-export TM_PREFIX=tm$$
+export TM_PREFIX=tm$$ TM_OWN_CORES=$own_cores
 export TM_STATE
 TM_STATE=$(mktemp -d "/tmp/two-machines.tm$$.XXXXXX") || exit 1
 hub=$TM_PREFIX-h
