@@ -14,16 +14,17 @@
 #      namespaces, one rank on each), over UCX and over libfabric's tcp
 #      provider: ga-bench with reach and with ARMCI-MPI, and reach-bench's
 #      networks, transfer, sync, ga_sync and locks experiments beside
-#      MPI-3 RMA; first with the machines sharing this machine's cores,
-#      then with each on a core of its own (--own-cores); where the
-#      machine cannot make namespaces it says why;
+#      MPI-3 RMA; first with the machines sharing this host's cores,
+#      then with each on cores of its own (--own-cores); where the
+#      host cannot make namespaces it says why;
 #   4. ga-bench --quick beside another job's 4 processes
 #      (build/busy-neighbour): busy-polling in MPI_Allreduce, then plain
 #      CPU-bound loops; on one node, and between two machines over UCX
 #      where step 3 could make them;
 #      each of steps 3 and 4 writes a sub-folder (machines-ucx,
-#      machines-ofi, machines-own-ucx, machines-own-ofi, busy-mpi, busy-cpu, machines-busy-mpi,
-#      machines-busy-cpu) that report.md covers too, and
+#      machines-ofi, machines-own-ucx, machines-own-ofi, busy-mpi,
+#      busy-cpu, machines-busy-mpi, machines-busy-cpu) that report.md
+#      covers too, and
 #      report.md opens with one screen of every condition and path;
 #   5. reach at scale (scripts/scale.sh): message traces of every barrier
 #      and lock algorithm, window epochs and the LU kernel at 2 to 32
@@ -67,8 +68,7 @@ step "the build"
 # in the folder is touched.
 mkdir -p "$out"
 rm -rf "$out"/*.json "$out"/*.png "$out"/report.md "$out"/scale.md "$out"/scale \
-    "$out"/machines-ucx "$out"/machines-ofi "$out"/machines-own-ucx "$out"/machines-own-ofi "$out"/busy-mpi "$out"/busy-cpu \
-    "$out"/machines-busy-mpi "$out"/machines-busy-cpu
+    "$out"/machines-* "$out"/busy-*
 if [ -x build/ga-bench ]; then
     for net in "" --network; do
         for ga in ga-bench ga-bench-armci-mpi; do
@@ -100,18 +100,22 @@ ga_pair() { # ga_pair LAUNCH... -- ARGS: ga-bench with reach, then with ARMCI-MP
 }
 why=$(scripts/two-machines.sh -n 2 true 2>&1) && tm=0 || tm=$?
 if [ $tm -eq 0 ]; then
-    # The machines share this host's cores, then (--own-cores) each has a
-    # core of its own, as separate machines do: there a thread of one
-    # machine never waits for a core that a thread of the other holds.
-    for cores in shared own; do
+    # The machines share this host's cores, then each has cores of its own
+    # (--own-cores), as separate machines do.
+    own=own
+    why_own=$(scripts/two-machines.sh --own-cores -n 2 true 2>&1) || {
+        own=""
+        echo "== bench: no runs on machines with cores of their own: $why_own"
+    }
+    for cores in shared $own; do
         for net in ucx ofi; do
             case $net in
             ucx) name="UCX" env="-genv REACH_NETWORK ucx" ;;
             ofi) name="libfabric's tcp provider" env="-genv REACH_NETWORK ofi -genv REACH_OFI_PROVIDER tcp" ;;
             esac
-            tm_run="scripts/two-machines.sh -n 2" sub=machines-$net where="sharing this machine's cores"
+            tm_run="scripts/two-machines.sh -n 2" sub=machines-$net where="sharing this host's cores"
             if [ $cores = own ]; then
-                tm_run="$tm_run --own-cores" sub=machines-own-$net where="each on a core of its own"
+                tm_run="$tm_run --own-cores" sub=machines-own-$net where="each on cores of its own"
             fi
             condition $sub "between two machines $where, over $name"
             ga_pair $tm_run $env -- $quick --network --out "$out/$sub"
@@ -137,7 +141,7 @@ if [ -x build/ga-bench ]; then
         kill -0 $neighbour 2>/dev/null || { echo "== bench: build/busy-neighbour $kind did not start" >&2; exit 1; }
         ga_pair $mpiexec -n 2 -- --quick --out "$out/busy-$kind" # (always: the neighbours set the pace)
         if [ $tm -eq 0 ]; then
-            condition machines-busy-$kind "between two machines over UCX, beside another job: $what"
+            condition machines-busy-$kind "between two machines sharing this host's cores, over UCX, beside another job: $what"
             ga_pair scripts/two-machines.sh -n 2 -genv REACH_NETWORK ucx -- --quick --network \
                 --out "$out/machines-busy-$kind"
         fi

@@ -22,13 +22,14 @@
 #                       the start, for FOR seconds
 #   --timeout S         ends the job (status 124) after S seconds (default
 #                       600)
-#   --own-cores         each machine's processes run on cores of its own
-#                       (taskset): machine i on core (i - 1) mod the
-#                       host's cores, so that machines share cores only
-#                       when there are more machines than cores. Without
-#                       it a machine's thread may run on any core and
-#                       make another machine's wait for it, which
-#                       separate machines never do.
+#   --own-cores         binds each machine's processes to CPUs of its
+#                       own (taskset): M equal shares of the CPUs this
+#                       script may use. With fewer CPUs than machines,
+#                       machine i gets CPU (i - 1) mod their number.
+#                       Without it a thread of one machine may hold the
+#                       core that a thread of another waits for, which
+#                       separate machines never do. (A binding asked of
+#                       mpiexec, -bind-to, would replace it.)
 #   --version           MPICH's mpiexec --version
 # Other flags (-genv, -disable-auto-cleanup, ...) go to mpiexec. The
 # machines are m1..mM, at 10.77.0.1..M; mpiexec runs at 10.77.0.254 in a
@@ -55,8 +56,8 @@ if [ -n "${TM_STATE:-}" ]; then
     host=$1
     shift
     ns=$TM_PREFIX-${host#m}
-    pin=""
-    [ -n "${TM_OWN_CORES:-}" ] && pin="taskset -c $(((${host#m} - 1) % $(nproc)))"
+    pin="" # (--own-cores: machine i's CPUs are TM_OWN_CORES's i-th word)
+    [ -n "${TM_OWN_CORES:-}" ] && pin="taskset -c $(echo "$TM_OWN_CORES" | cut -d' ' -f"${host#m}")"
     # (what the machine's processes leave in its /dev/shm, but MPICH's own
     # files, is written down for the harness to fail the job)
     exec ip netns exec "$ns" $pin unshare --mount --pid --ipc --uts --fork --mount-proc sh -c '
@@ -120,7 +121,7 @@ skip() {
     exit 77
 }
 [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
-for tool in ip unshare mpiexec; do
+for tool in ip unshare mpiexec ${own_cores:+taskset}; do
     command -v $tool >/dev/null || skip "no $tool (scripts/install-deps.sh)"
 done
 preload=${TM_PRELOAD:-$here/../build/tests/libtm_no_disconnect.so}
@@ -148,6 +149,25 @@ for old in /tmp/two-machines.tm*; do
     [ -s "$old/relay.pid" ] && kill "$(cat "$old/relay.pid")" 2>/dev/null
     rm -rf "$old"
 done
+# --own-cores: each machine's CPUs, a word each (CPU lists for taskset)
+if [ -n "$own_cores" ]; then
+    cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status | tr ',' '\n' |
+        awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }')
+    ncpus=$(echo $cpus | wc -w)
+    own_cores=$(echo $cpus | awk -v m="$machines" '{
+        share = int(NF / m)
+        for (i = 0; i < m; i++) {
+            list = ""
+            if (share == 0)
+                list = $(i % NF + 1)
+            else
+                for (k = i * share + 1; k <= (i + 1) * share; k++)
+                    list = list (list == "" ? "" : ",") $k
+            printf "%s%s", (i ? " " : ""), list
+        }
+    }')
+    [ "$ncpus" -ge 1 ] || skip "--own-cores: no CPU list in /proc/self/status"
+fi
 export TM_PREFIX=tm$$ TM_OWN_CORES=$own_cores
 export TM_STATE
 TM_STATE=$(mktemp -d "/tmp/two-machines.tm$$.XXXXXX") || exit 1
