@@ -153,7 +153,7 @@ done
 if [ -n "$own_cores" ]; then
     cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status | tr ',' '\n' |
         awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }')
-    ncpus=$(echo $cpus | wc -w)
+    [ "$(echo $cpus | wc -w)" -ge 1 ] || skip "--own-cores: no CPU list in /proc/self/status"
     own_cores=$(echo $cpus | awk -v m="$machines" '{
         share = int(NF / m)
         for (i = 0; i < m; i++) {
@@ -166,7 +166,6 @@ if [ -n "$own_cores" ]; then
             printf "%s%s", (i ? " " : ""), list
         }
     }')
-    [ "$ncpus" -ge 1 ] || skip "--own-cores: no CPU list in /proc/self/status"
 fi
 export TM_PREFIX=tm$$ TM_OWN_CORES=$own_cores
 export TM_STATE
