@@ -20,9 +20,8 @@
  * link is the lock's server's own exchange if the predecessor is on its
  * node, the waiter's if on the waiter's; else one message, and the
  * predecessor's server answers (a push) only in that case. A parked slot
- * is free again once a successor has linked
- * to it, or, when every slot is parked, after a compare-and-swap of the
- * lock word from it to empty. Trylock takes a lock whose tail is parked
+ * is free again once a successor has linked to it, or, when every slot is
+ * parked, after a compare-and-swap of the lock word from it to empty. Trylock takes a lock whose tail is parked
  * by a compare-and-swap from that tail to itself. The generation (per
  * slot, 26 bits) keeps a slot used again from being mistaken for its
  * parked past.
