@@ -21,10 +21,10 @@
  * node, the waiter's if on the waiter's; else one message, and the
  * predecessor's server answers (a push) only in that case. A parked slot
  * is free again once a successor has linked to it, or, when every slot is
- * parked, after a compare-and-swap of the lock word from it to empty. Trylock takes a lock whose tail is parked
- * by a compare-and-swap from that tail to itself. The generation (per
- * slot, 26 bits) keeps a slot used again from being mistaken for its
- * parked past.
+ * parked, after a compare-and-swap of the lock word from it to empty.
+ * Trylock takes a lock whose tail is parked by a compare-and-swap from
+ * that tail to itself. The generation (per slot, 26 bits) keeps a slot
+ * used again from being mistaken for its parked past.
  *
  * Lock and unlock are inline: uncontended on the node they are a few
  * atomics (~19 ns the pair), of which a call into another file would add a
