@@ -127,7 +127,12 @@ static uint64_t am_strided_pack(xfer_t op, int rank, reach_type_t t, const void 
 uint64_t am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_strided_t *p, const char *local,
                     uintptr_t raddr)
 {
-    if (op != XFER_PUT)
+    /* A get sees every write before it (am_order). A write needs no more
+     * than its send's own wait for the transfers in flight to rank
+     * (am_send_nbx): the requests to rank arrive and are done in order.
+     * An accumulate that completed the writes before it, as a get does,
+     * made each NGA_Acc a round trip. */
+    if (op == XFER_GET)
         am_order(rank);
     if (p->levels > 0 && p->count[0] <= AM_PACK_MAX && am_pack_item(op, p->count[0]))
         return am_strided_pack(op, rank, t, scale, p, local, raddr);
@@ -177,7 +182,7 @@ static void am_vector_pack(xfer_t op, int rank, reach_type_t t, const void *scal
 
 uint64_t am_vector(xfer_t op, int rank, reach_type_t t, const void *scale, const reach_vector_t *v, size_t n)
 {
-    if (op != XFER_PUT)
+    if (op == XFER_GET) /* (as am_strided) */
         am_order(rank);
     for (size_t i = 0; i < n; i++) {
         size_t b = v[i].bytes;
