@@ -1,6 +1,7 @@
 /* Atomics under contention from every rank: exact sums of fetch-adds,
  * swaps and compare-and-swaps that lose nothing, accumulates beside
- * atomics, barriers that no rank leaves early. Mutexes: test_lock.c. */
+ * atomics, atomics after a process's own writes by every path, barriers
+ * that no rank leaves early. Mutexes: test_lock.c. */
 #include "mpi_check.h"
 #include "reach.h"
 
@@ -113,6 +114,83 @@ static void test_acc_vs_atomic(void)
     free(bases);
 }
 
+/* An atomic sees this process's earlier writes to the same bytes, by
+ * every path: blocking and not waited for, contiguous, strided and
+ * vector, puts and accumulates (reach_guide: operations from one origin
+ * to the same location are seen in issue order). Each rank writes its own
+ * words at the next rank, against a model. */
+static void test_writes_then_atomic(void)
+{
+    enum { WORDS = 16, ITERS = 600 };
+    void **bases = malloc(sizeof(void *) * (size_t)np);
+    CHECK(reach_malloc((size_t)np * WORDS * sizeof(int64_t), bases) == REACH_SUCCESS);
+    memset(bases[me], 0, (size_t)np * WORDS * sizeof(int64_t));
+    reach_barrier();
+    int t = (me + 1) % np;
+    int64_t *mine = (int64_t *)bases[t] + me * WORDS, model[WORDS] = {0};
+    long scale = 2;
+    unsigned seed = 12345u + (unsigned)me;
+    for (int i = 0; i < ITERS; i++) {
+        seed = seed * 1103515245u + 12345u;
+        int w = (int)(seed >> 8) % (WORDS - 2), path = (int)(seed >> 20) % 8;
+        long v[2] = {(long)(seed >> 4) % 1000 - 500, (long)(seed >> 12) % 1000};
+        reach_request_t rq = {0};
+        reach_strided_t runs = {.levels = 1, .count = {sizeof(long), 2}, .src_stride = {sizeof(long)},
+                                .dst_stride = {2 * sizeof(long)}};
+        reach_strided_t one = {.levels = 0, .count = {sizeof(long)}};
+        void *src[2] = {&v[0], &v[1]}, *dst[2] = {mine + w, mine + w + 2};
+        reach_vector_t pairs = {src, dst, 2, sizeof(long)};
+        switch (path) {
+        case 0: CHECK(reach_put(v, mine + w, sizeof(long), t) == REACH_SUCCESS); model[w] = v[0]; break;
+        case 1: CHECK(reach_put_nb(v, mine + w, sizeof(long), t, &rq) == REACH_SUCCESS); model[w] = v[0]; break;
+        case 2:
+            CHECK(reach_acc(REACH_LONG, &scale, v, mine + w, sizeof(long), t) == REACH_SUCCESS);
+            model[w] += 2 * v[0];
+            break;
+        case 3:
+            CHECK(reach_acc_nb(REACH_LONG, &scale, v, mine + w, sizeof(long), t, &rq) == REACH_SUCCESS);
+            model[w] += 2 * v[0];
+            break;
+        case 4:
+            CHECK(reach_acc_strided(REACH_LONG, &scale, v, mine + w, &one, t) == REACH_SUCCESS);
+            model[w] += 2 * v[0];
+            break;
+        case 5:
+            CHECK(reach_acc_strided(REACH_LONG, &scale, v, mine + w, &runs, t) == REACH_SUCCESS);
+            model[w] += 2 * v[0];
+            model[w + 2] += 2 * v[1];
+            break;
+        case 6:
+            CHECK(reach_acc_vector(REACH_LONG, &scale, &pairs, 1, t) == REACH_SUCCESS);
+            model[w] += 2 * v[0];
+            model[w + 2] += 2 * v[1];
+            break;
+        default:
+            CHECK(reach_put_strided(v, mine + w, &runs, t) == REACH_SUCCESS);
+            model[w] = v[0];
+            model[w + 2] = v[1];
+            break;
+        }
+        int64_t old = 0, add = i % 3 + 1;
+        if (i % 2 == 0) {
+            CHECK(reach_fetch_add_i64(mine + w, add, &old, t) == REACH_SUCCESS);
+        } else {
+            CHECK(reach_cas_i64(mine + w, model[w], model[w] + add, &old, t) == REACH_SUCCESS);
+        }
+        CHECK_EQ_LL(old, model[w]);
+        model[w] += add;
+        CHECK(reach_wait(&rq) == REACH_SUCCESS);
+    }
+    reach_barrier();
+    int64_t there[WORDS];
+    CHECK(reach_get(mine, there, sizeof there, t) == REACH_SUCCESS);
+    for (int k = 0; k < WORDS; k++)
+        CHECK_EQ_LL(there[k], model[k]);
+    reach_barrier();
+    CHECK(reach_free(bases[me]) == REACH_SUCCESS);
+    free(bases);
+}
+
 /* No rank leaves a barrier before every rank entered it; a put issued
  * before the barrier is visible after it. */
 static void test_barrier(void)
@@ -143,6 +221,7 @@ int main(int argc, char **argv)
     np = reach_size();
     test_fetch_add();
     test_acc_vs_atomic();
+    test_writes_then_atomic();
     test_barrier();
     CHECK(reach_finalize() == REACH_SUCCESS);
     int rc = check_exit("test_sync");

@@ -347,7 +347,8 @@ static void am_request(int rank, am_request_t *rq, const void *data, size_t len,
         am_wait_slot(slot);
 }
 
-/* A get or an atomic sees everything this process wrote to rank before. */
+/* A get sees everything this process wrote to rank before: the network
+ * does a get apart from the requests, which rank's server does in order. */
 void am_order(int rank)
 {
     if (am.sent[rank] != am.fenced[rank])
@@ -446,9 +447,11 @@ uint64_t am_acc_nbi(int rank, reach_type_t t, const void *scale, const void *src
     return am_send_parts(rank, &proto, src, raddr, bytes, am.net->acc_chunk, "accumulate");
 }
 
+/* A request to rank's server, done there after every earlier request of
+ * this process to rank: it sees their writes with no fence first (as an
+ * accumulate, am_strided). */
 int64_t am_atomic(int rank, uintptr_t raddr, int width, int op, int64_t a, int64_t b)
 {
-    am_order(rank);
     am_request_t rq = {.kind = REQ_ATOMIC,
                        .op = (uint8_t)op,
                        .width = (uint8_t)width,
