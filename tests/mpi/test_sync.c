@@ -115,10 +115,10 @@ static void test_acc_vs_atomic(void)
 }
 
 /* An atomic sees this process's earlier writes to the same bytes, by
- * every path: blocking and not waited for, contiguous, strided and
- * vector, puts and accumulates (reach_guide: operations from one origin
- * to the same location are seen in issue order). Each rank writes its own
- * words at the next rank, against a model. */
+ * every path: blocking and not waited for, contiguous, strided (direct
+ * and packed) and vector, puts and accumulates (reach.h: an atomic is
+ * applied after this process's writes to its rank). Each rank writes its
+ * own words at the next rank, against a model. */
 static void test_writes_then_atomic(void)
 {
     enum { WORDS = 16, ITERS = 600 };

@@ -130,8 +130,8 @@ uint64_t am_strided(xfer_t op, int rank, reach_type_t t, const void *scale, cons
     /* A get sees every write before it (am_order). A write needs no more
      * than its send's own wait for the transfers in flight to rank
      * (am_send_nbx): the requests to rank arrive and are done in order.
-     * An accumulate that completed the writes before it, as a get does,
-     * made each NGA_Acc a round trip. */
+     * Completing the earlier writes first, as a get must, would cost each
+     * NGA_Acc (an ARMCI_AccS) a round trip. */
     if (op == XFER_GET)
         am_order(rank);
     if (p->levels > 0 && p->count[0] <= AM_PACK_MAX && am_pack_item(op, p->count[0]))
