@@ -229,7 +229,8 @@ REACH_API int reach_cas_i64(int64_t *dst, int64_t compare, int64_t value, int64_
  *   reach_fence(rank)      this process's writes to rank are complete there
  *   reach_fence_all        ... to every rank
  *   reach_barrier          every process's writes before it are complete
- *                          everywhere when anyone leaves it
+ *                          for each process that has left it: in its own
+ *                          memory and to each of its later calls
  *   reach_mutex_unlock     this process's writes to every rank are complete
  *                          before the next holder's lock returns
  *   reach_win_unlock       this process's writes to that rank are complete

@@ -65,6 +65,11 @@ void svc_wait_completed(uint32_t count)
     am_wait_completed(count);
 }
 
+void svc_completed_to(int rank, uint32_t upto)
+{
+    am_completed_to(rank, upto);
+}
+
 void svc_node_barrier(void)
 {
     shm_node_barrier();

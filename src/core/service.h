@@ -52,9 +52,12 @@ int64_t svc_wait_push(void) REACH_HIDDEN;
 
 /* Buntinas03's op_init and op_done: writes sent to rank since start-up (0
  * to a rank of this node), and waiting until this process has completed
- * `count` writes from all origins (both modulo 2^32). */
+ * `count` writes from all origins (both modulo 2^32). svc_completed_to:
+ * rank has completed this process's writes up to `upto` (svc_sent_to's
+ * count then), so that no later fence asks for them. */
 uint32_t svc_sent_to(int rank) REACH_HIDDEN;
 void svc_wait_completed(uint32_t count) REACH_HIDDEN;
+void svc_completed_to(int rank, uint32_t upto) REACH_HIDDEN;
 
 /* Barrier of the node's processes, in shared memory. */
 void svc_node_barrier(void) REACH_HIDDEN;

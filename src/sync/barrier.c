@@ -13,6 +13,7 @@
  *   each process learns how many writes were sent to it, in ceil(log2 N)
  *   rounds for any N (below), it waits until op_done reaches that number,
  *   and then the same barrier as above: at most 2 ceil(log2 N) messages.
+ *   With two processes the wait is the end (bx_combined): one message.
  *   The exchange is itself a dissemination barrier over every rank, and
  *   it also tells every process whether any process sent a write to
  *   another node since its last exchange: if none did, there is nothing to wait for, and the
@@ -53,6 +54,7 @@ static struct {
     uint32_t *buf;        /* my round buffers, 2 x rounds x per_round (by the
                            * exchange's parity: below) */
     uint32_t sent_sum;    /* the writes this process had sent at its last exchange */
+    uint32_t *sent;       /* by rank: the writes this process had sent it then */
     uintptr_t *raddr;     /* by rank: its round buffers, in its addresses */
     uint32_t *sums, *out; /* the combining array and a round's outgoing part */
     int counter_ready;    /* the counter barrier's counter exists */
@@ -107,7 +109,8 @@ static int bx_combined_init(const char *call)
     bx.raddr = malloc(sizeof(uintptr_t) * (size_t)rt.size);
     bx.sums = malloc(sizeof(uint32_t) * (size_t)rt.size);
     bx.out = malloc(sizeof(uint32_t) * bx.per_round);
-    if (!bases || !bx.raddr || !bx.sums || !bx.out)
+    bx.sent = malloc(sizeof(uint32_t) * (size_t)rt.size);
+    if (!bases || !bx.raddr || !bx.sums || !bx.out || !bx.sent)
         rt_oom(call, sizeof(uintptr_t) * (size_t)rt.size);
     int st =
         mem_alloc_collective(call, &group_world, sizeof(uint32_t) * bx.per_round * 2 * (size_t)bx.rounds, bases, 0);
@@ -213,8 +216,9 @@ void barrier_finalize(void)
     free(bx.raddr);
     free(bx.sums);
     free(bx.out);
+    free(bx.sent);
     bx.raddr = NULL;
-    bx.sums = bx.out = NULL;
+    bx.sums = bx.out = bx.sent = NULL;
     bx.buf = NULL; /* released with every other allocation */
 }
 
@@ -265,7 +269,7 @@ static uint32_t bx_exchange(uint32_t *wrote)
     bx.xchg_epoch++;
     for (int o = 0; o < n; o++) {
         int dest = (me + o) % n;
-        bx.sums[o] = svc_sent_to(dest); /* 0 on the node: no counted writes */
+        bx.sums[o] = bx.sent[dest] = svc_sent_to(dest); /* 0 on the node: no counted writes */
         sum += bx.sums[o];
     }
     *wrote = sum != bx.sent_sum;
@@ -292,6 +296,34 @@ static uint32_t bx_exchange(uint32_t *wrote)
         *wrote |= in[m];
     }
     return bx.sums[0];
+}
+
+/* Buntinas03's combined barrier (above), and what it learns: once every
+ * process has completed the writes sent to it, this process's writes
+ * before the exchange are complete everywhere, and no later fence or get
+ * asks for them (svc_completed_to). If no process wrote since its last
+ * exchange, the last barrier's waits completed every write before this
+ * one, and the exchange is the barrier.
+ *
+ * With two processes there is no third to tell: each leaves once it has
+ * completed the writes sent to it, one message after it entered, where
+ * the barrier after the wait takes a second. Its own writes to the other
+ * are not yet known complete, but nobody can see them undone: the other's
+ * server does this process's later requests after them (a target
+ * completes one origin's counted requests in order, transport/am/am.h), a
+ * get there first fences them (am_order), and the other reads its own
+ * memory only after its own wait. */
+static void bx_combined(void)
+{
+    uint32_t wrote, count = bx_exchange(&wrote);
+    if (wrote) {
+        svc_wait_completed(count);
+        if (rt.size == 2)
+            return;
+        bx_hierarchical();
+    }
+    for (int r = 0; r < rt.size; r++)
+        svc_completed_to(r, bx.sent[r]);
 }
 
 /* The tree: children of i are i*radix+1 .. i*radix+radix, those below N;
@@ -337,13 +369,10 @@ static void bx_run(int fence)
     } else {
         switch (rt.cfg.barrier) {
         case BARRIER_COMBINED:
-            if (fence) {
-                uint32_t wrote, count = bx_exchange(&wrote);
-                if (!wrote)
-                    break; /* the exchange was the barrier */
-                svc_wait_completed(count);
-            }
-            bx_hierarchical();
+            if (fence)
+                bx_combined();
+            else
+                bx_hierarchical();
             break;
         case BARRIER_TREE:
             if (fence)

@@ -141,5 +141,9 @@ int64_t am_wait_push(void) REACH_HIDDEN;
  * am_fence), until a fence has to ask again. */
 uint32_t am_sent_to(int rank) REACH_HIDDEN;
 void am_wait_completed(uint32_t count) REACH_HIDDEN;
+/* rank has completed the counted requests this process sent it up to
+ * `upto` (am_sent_to's count then), as a barrier that counted them has
+ * learnt: a fence or a get there need not ask for them again. */
+void am_completed_to(int rank, uint32_t upto) REACH_HIDDEN;
 
 #endif

@@ -512,6 +512,12 @@ uint32_t am_sent_to(int rank)
     return am.sent ? am.sent[rank] : 0;
 }
 
+void am_completed_to(int rank, uint32_t upto)
+{
+    if (am.fenced && (int32_t)(upto - am.fenced[rank]) > 0)
+        am.fenced[rank] = upto;
+}
+
 /* ---- replies ---------------------------------------------------------------------- */
 
 void am_on_reply(const void *hdr, size_t hlen, void *data, size_t len, void *rndv)
