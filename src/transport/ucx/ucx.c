@@ -33,9 +33,12 @@ static ucp_worker_h ux_from(int ep)
 
 /* Whether UCX's only network transport here is TCP: the resources that
  * ucp_context_print_info lists ("... flags -- tcp/eth0") name no transport
- * but TCP and the shared-memory ones. Then UCX does a get in software
- * (ux_get). Where it cannot tell, it says no. */
-static int ux_tcp_only(void)
+ * but TCP and the shared-memory ones. Then UCX does a get from another
+ * machine in software (ux_get). Where it cannot tell, it says no. *cma
+ * says whether it lists a transport that reads another process's memory
+ * on this machine with no help from it (cma, knem, xpmem): without one,
+ * UCX does such a get in software too. */
+static int ux_tcp_only(int *cma)
 {
     static const char *const ok[] = {"self", "tcp", "sysv", "posix", "cma", "knem", "xpmem"};
     char *text = NULL, line[512];
@@ -58,6 +61,8 @@ static int ux_tcp_only(void)
         for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
             known |= strlen(ok[i]) == n && strncmp(tl, ok[i], n) == 0;
         tcp |= n == 3 && strncmp(tl, "tcp", 3) == 0;
+        *cma |= (n == 3 && strncmp(tl, "cma", 3) == 0) || (n == 4 && strncmp(tl, "knem", 4) == 0) ||
+                (n == 5 && strncmp(tl, "xpmem", 5) == 0);
         other |= !known;
     }
     if (in)
@@ -275,7 +280,7 @@ static int ux_init(void *base, size_t len, const net_upcalls_t *up)
         st = rt_error(REACH_ERR_SYSTEM, call, "UCX: %s", ucs_status_string(s));
         goto agree;
     }
-    ux.tcp = ux_tcp_only();
+    ux.tcp = ux_tcp_only(&ux.cma);
     static const ucp_am_handler_param_t client[] = {UX_HANDLER(UX_REPLY, ux_on_reply), UX_HANDLER(UX_PUSH, ux_on_push),
                                                     UX_HANDLER(UX_GET_DATA, ux_on_get_data)},
                                         server[] = {UX_HANDLER(UX_REQUEST, ux_on_request),

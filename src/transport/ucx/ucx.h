@@ -16,8 +16,8 @@
  * large get's request and data (ux_get). */
 enum { UX_REQUEST = 11, UX_REPLY = 12, UX_PUSH = 13, UX_PING = 14, UX_PONG = 15, UX_GET = 16, UX_GET_DATA = 17 };
 /* The smallest get done by messages rather than UCX's get, where UCX's
- * network is TCP (ux_get), and how long after a get's request the server
- * stays awake while its data is on its way (ux_arm). */
+ * network is TCP (ux_get_by_message), and how long after a get's request
+ * the server stays awake while its data is on its way (ux_arm). */
 #define UX_GET_MSG_MIN ((size_t)16 << 10)
 #define UX_GET_AWAKE_NS 1000000
 /* An accumulate's data per message. Between two machines over TCP, an
@@ -72,6 +72,7 @@ extern struct ux_state {
     ucp_rkey_h *rkey;
     const net_upcalls_t *up;
     int tcp;               /* UCX's only network is TCP (ux_tcp_only): gets by messages, data to other machines eager */
+    int cma;               /* UCX reads the memory of this machine's processes itself (ux_tcp_only) */
     int tls;               /* the context's transports: UX_TLS_* */
     _Atomic int get_sends; /* gets' data the server is sending (ux_on_get), */
     uint64_t get_at;       /* since this time (CLOCK_MONOTONIC, ns) */
