@@ -40,7 +40,10 @@ static ucp_worker_h ux_from(int ep)
  * UCX does such a get in software too. */
 static int ux_tcp_only(int *cma)
 {
-    static const char *const ok[] = {"self", "tcp", "sysv", "posix", "cma", "knem", "xpmem"};
+    /* The transports it knows: TCP, the shared-memory ones, and from
+     * UX_TL_READS on those that read another process's memory. */
+    static const char *const ok[] = {"tcp", "self", "sysv", "posix", "cma", "knem", "xpmem"};
+    enum { UX_TL_TCP = 0, UX_TL_READS = 4, UX_TL_KNOWN = sizeof ok / sizeof ok[0] };
     char *text = NULL, line[512];
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -57,13 +60,12 @@ static int ux_tcp_only(int *cma)
             continue;
         tl += 3;
         size_t n = strcspn(tl, "/ \n");
-        int known = 0;
-        for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-            known |= strlen(ok[i]) == n && strncmp(tl, ok[i], n) == 0;
-        tcp |= n == 3 && strncmp(tl, "tcp", 3) == 0;
-        *cma |= (n == 3 && strncmp(tl, "cma", 3) == 0) || (n == 4 && strncmp(tl, "knem", 4) == 0) ||
-                (n == 5 && strncmp(tl, "xpmem", 5) == 0);
-        other |= !known;
+        int i = 0;
+        while (i < UX_TL_KNOWN && !(strlen(ok[i]) == n && strncmp(tl, ok[i], n) == 0))
+            i++;
+        tcp |= i == UX_TL_TCP;
+        *cma |= i >= UX_TL_READS && i < UX_TL_KNOWN;
+        other |= i == UX_TL_KNOWN;
     }
     if (in)
         fclose(in);

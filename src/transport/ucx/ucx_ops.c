@@ -157,7 +157,7 @@ static void ux_get_asked(void *request, ucs_status_t status, void *user_data)
  * 0.23-0.30, and a blocking get of 256 KiB 18-34 us against 191-200. */
 static int ux_get_by_message(int rank, size_t bytes)
 {
-    return ux.tcp && bytes >= UX_GET_MSG_MIN && (rt.peers[rank].host != rt.peers[rt.rank].host || !ux.cma);
+    return bytes >= UX_GET_MSG_MIN && (ux_tcp_peer(rank) || (ux.tcp && !ux.cma));
 }
 
 void *ux_get(int rank, void *dst, uintptr_t raddr, size_t bytes)
