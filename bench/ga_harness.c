@@ -184,14 +184,6 @@ int make_dir(const char *dir)
     return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-struct load load_now(void)
-{
-    struct load l;
-    if (!read_load(l.avg))
-        l.avg[0] = l.avg[1] = l.avg[2] = -1;
-    return l;
-}
-
 static void json_string(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -205,16 +197,6 @@ static void json_string(FILE *f, const char *s)
             fputc(c, f);
     }
     fputc('"', f);
-}
-
-/* "key": {"cores": C, "loadavg": [1, 5, 15 minutes] or []}, as reach-bench
- * records it. */
-static void json_load(FILE *f, const char *key, struct load l, int cores)
-{
-    fprintf(f, "  \"%s\": {\"cores\": %d, \"loadavg\": [", key, cores);
-    if (l.avg[0] >= 0)
-        fprintf(f, "%.2f, %.2f, %.2f", l.avg[0], l.avg[1], l.avg[2]);
-    fprintf(f, "]},\n");
 }
 
 void write_json(FILE *f, const char *impl, struct load before, struct load after)
@@ -253,8 +235,10 @@ void write_json(FILE *f, const char *impl, struct load before, struct load after
         first = 0;
     }
     fprintf(f, "},\n");
-    json_load(f, "load_before", before, cores);
-    json_load(f, "load_after", after, cores);
+    json_load(f, "load_before", before);
+    fprintf(f, ",\n");
+    json_load(f, "load_after", after);
+    fprintf(f, ",\n");
     fprintf(f, "  \"results\": [");
     for (int k = 0; k < B.nres; k++) {
         const struct result *r = &B.res[k];

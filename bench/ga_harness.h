@@ -88,13 +88,6 @@ void bench_threads(int most);
 /* mkdir -p */
 int make_dir(const char *dir);
 
-/* The load averages over 1, 5 and 15 minutes (all -1 if unknown). */
-struct load {
-    double avg[3];
-};
-
-struct load load_now(void);
-
 /* The results file: reach-bench's format, every figure of the run with
  * its samples, impl naming the ARMCI linked in. */
 void write_json(FILE *f, const char *impl, struct load before, struct load after);

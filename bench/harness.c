@@ -98,21 +98,29 @@ static double run_batch(enum op op, size_t size, long iters)
     return t;
 }
 
-/* Operations per batch so that a batch lasts about 2 ms. Collective ops
- * (barriers) run on every rank, which agree on the count. */
+/* Operations per batch so that a batch lasts about 2 ms: the count
+ * doubles until two batches in a row last that long. One batch is not
+ * trusted: a stop of the host's (steal, docs/benchmarks.md "Steal") made a
+ * first batch of one operation last 2 ms, and every sample of that figure
+ * was then one operation, which such stops could all fall on. Collective
+ * ops (barriers) run on every rank, which agree on the count. */
 static long calibrate(enum op op, size_t size)
 {
     long iters = 1;
     int collective = op == REACH_BARRIER || op == MPI_BARRIER;
-    for (;;) {
+    for (int long_enough = 0; long_enough < 2;) {
         double t = run_batch(op, size, iters) * (double)iters;
         int more = t < 2e-3 && iters < (1L << 24);
         if (collective)
             MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        if (!more)
-            return iters;
-        iters *= 2;
+        if (more) {
+            iters *= 2;
+            long_enough = 0;
+        } else {
+            long_enough++;
+        }
     }
+    return iters;
 }
 
 void measure(int n, const enum op *ops, size_t size, double us[][MAX_SAMPLES], double *med)
@@ -224,18 +232,6 @@ void describe_run(void)
     snprintf(run_header + n, sizeof run_header - n, "},\n");
 }
 
-/* The machine's load now, as the member `key` of the experiment's file:
- * the cores online and the load averages (null if unknown). */
-static void json_load(const char *key)
-{
-    double load[3];
-    fprintf(B.json, "  \"%s\": {\"cores\": %ld, \"loadavg\": ", key, sysconf(_SC_NPROCESSORS_ONLN));
-    if (read_load(load))
-        fprintf(B.json, "[%.2f, %.2f, %.2f]}", load[0], load[1], load[2]);
-    else
-        fprintf(B.json, "null}");
-}
-
 /* A progress line, on stdout with the tables: mpiexec forwards a process's
  * stdout and stderr through separate pipes and passes on first what it
  * reads first, so a line on stderr could land inside a table. */
@@ -263,7 +259,7 @@ void experiment_begin(const struct experiment *x, const char *out)
             "{\n  \"experiment\": \"%s\", \"title\": \"%s\", \"figure\": \"%s\", "
             "\"x\": \"%s\", \"plot\": \"%s\",\n%s",
             x->name, x->title, x->figure, x->x, x->plot, run_header);
-    json_load("load_before");
+    json_load(B.json, "load_before", load_now());
     fprintf(B.json, ",\n  \"results\": [");
     B.json_first = 1;
 }
@@ -272,7 +268,7 @@ void experiment_end(void)
 {
     if (B.me == 0 && B.json) {
         fprintf(B.json, "\n  ],\n");
-        json_load("load_after");
+        json_load(B.json, "load_after", load_now());
         fprintf(B.json, "\n}\n");
         fclose(B.json);
         B.json = NULL;

@@ -246,10 +246,10 @@ int main(int argc, char **argv)
         experiments[e].run();
         experiment_end();
         if (B.me == 0) {
-            double load[3];
+            struct load load = load_now();
             char note[64] = "";
-            if (read_load(load))
-                snprintf(note, sizeof note, "; load average %.2f on %d cores", load[0], B.cores);
+            if (load.avg[0] >= 0)
+                snprintf(note, sizeof note, "; load average %.2f on %d cores", load.avg[0], B.cores);
             progress("reach-bench: [%d/%d] %s done in %.0f s%s\n", done, total, experiments[e].name, now() - t0, note);
         }
     }

@@ -36,13 +36,36 @@ double quantile(const double *sorted, int n, double p)
     return k + 1 < n ? sorted[k] + (h - k) * (sorted[k + 1] - sorted[k]) : sorted[k];
 }
 
-int read_load(double load[3])
+struct load load_now(void)
 {
+    struct load l = {{-1, -1, -1}, -1, -1};
     FILE *f = fopen("/proc/loadavg", "r");
-    int ok = f && fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) == 3;
+    if (f && fscanf(f, "%lf %lf %lf", &l.avg[0], &l.avg[1], &l.avg[2]) != 3)
+        l.avg[0] = l.avg[1] = l.avg[2] = -1;
     if (f)
         fclose(f);
-    return ok;
+    /* "cpu  user nice system idle iowait irq softirq steal ...": the sum of
+     * the first eight is the cores' time (guest time is counted in user) */
+    long long t[8];
+    f = fopen("/proc/stat", "r");
+    if (f && fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6],
+                    &t[7]) == 8) {
+        l.ticks = 0;
+        for (int k = 0; k < 8; k++)
+            l.ticks += t[k];
+        l.steal = t[7];
+    }
+    if (f)
+        fclose(f);
+    return l;
+}
+
+void json_load(FILE *f, const char *key, struct load l)
+{
+    fprintf(f, "  \"%s\": {\"cores\": %ld, \"loadavg\": [", key, sysconf(_SC_NPROCESSORS_ONLN));
+    if (l.avg[0] >= 0)
+        fprintf(f, "%.2f, %.2f, %.2f", l.avg[0], l.avg[1], l.avg[2]);
+    fprintf(f, "], \"ticks\": %lld, \"steal\": %lld}", l.ticks, l.steal);
 }
 
 int count_machines(void)

@@ -5,6 +5,7 @@
 #ifndef BENCH_STATS_H
 #define BENCH_STATS_H
 
+#include <stdio.h>
 #include <time.h>
 
 /* The most samples one figure has. */
@@ -31,9 +32,22 @@ double median(const double *us, int n);
  * Python's statistics.quantiles with method "inclusive"). */
 double quantile(const double *sorted, int n, double p);
 
-/* The machine's load averages over 1, 5 and 15 minutes (/proc/loadavg);
- * 0 if they cannot be read. */
-int read_load(double load[3]);
+/* The machine's load at one moment: its load averages over 1, 5 and 15
+ * minutes (/proc/loadavg; -1 if unknown), and its cores' time since boot in
+ * clock ticks (/proc/stat): in all, and what the host took for its other
+ * work ("steal": a virtual machine's cores stopped, whatever ran on them;
+ * -1 if unknown). Steal comes in stops of milliseconds, as long as many
+ * small operations: a figure measured across them may say more about the
+ * host than about what it measures. */
+struct load {
+    double avg[3];
+    long long ticks, steal;
+};
+struct load load_now(void);
+
+/* Writes "key": {"cores": C, "loadavg": [1, 5, 15 minutes] or [], "ticks":
+ * T, "steal": S} (no comma after it), as both programs' files have it. */
+void json_load(FILE *f, const char *key, struct load l);
 
 /* Collective over MPI_COMM_WORLD: how many machines its processes run on,
  * told apart by host name (scripts/two-machines.sh gives each emulated

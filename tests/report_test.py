@@ -51,7 +51,7 @@ def result(series, impl, x, samples, unit="us", **extra):
                 q3=q[2], max=s[-1], samples=samples)
 
 
-def write(folder, name, plot, x, results, load=(0.5, 0.6), processes=2, cores=2, suffix=""):
+def write(folder, name, plot, x, results, load=(0.5, 0.6), processes=2, cores=2, suffix="", steal=None):
     data = {"experiment": name, "title": f"the {name} experiment", "figure": "", "x": x, "plot": plot,
             "machine": {"host": "test", "cores": cores, "processes": processes, "nodes": 1,
                         "target": "same node", "oversubscribed": processes > cores, "mpi": "MPICH"},
@@ -59,6 +59,9 @@ def write(folder, name, plot, x, results, load=(0.5, 0.6), processes=2, cores=2,
             "load_before": {"cores": cores, "loadavg": [load[0], 0.5, 0.4]},
             "results": results,
             "load_after": {"cores": cores, "loadavg": [load[1], 0.5, 0.4]}}
+    if steal is not None:  # the host's steal in clock ticks, of 1000 ticks of the cores' time
+        data["load_before"].update(ticks=50000, steal=700)
+        data["load_after"].update(ticks=51000, steal=700 + steal)
     path = os.path.join(folder, f"{name}-np{processes}{suffix}.json")
     with open(path, "w") as f:
         json.dump(data, f, indent=1)
@@ -102,6 +105,14 @@ def test_report(top):
         result("put", "reach", 8, around(0.0237)),
         result("put", "mpi3", 8, around(7990)),
         result("put", "local", 8, around(0.003))], load=(7.9, 8.3))
+    # A quiet load, but the host took 8% of the cores' time (steal); and
+    # 1% (not busy).
+    write(folder, "locks", "lines", "processes", [
+        result("lock acquire", "reach mcs", 2, around(30.0)),
+        result("lock acquire", "mpi3", 2, around(90.0))], steal=80)
+    write(folder, "ga_sync", "bars", "", [
+        result("sync", "reach combined", 0, around(10.0)),
+        result("sync", "mpi3", 0, around(30.0))], steal=10)
     # A figure with a wide spread.
     write(folder, "win_latency", "loglog", "bytes", [
         result("win put", "reach direct", 8, around(0.08)),
@@ -127,12 +138,20 @@ def test_report(top):
     check(re.search(r"Busy machine\*\* during `transfer-np2`", report), "the report's summary does not name "
           "the busy experiment")
 
+    stolen = section(report, "locks-np2")
+    check(re.search(r"^## .*busy machine", stolen, re.M), "an experiment the host stole 8% from is not marked busy")
+    check("the host took 8.0% of the cores' time (steal)" in stolen, "the host's steal is not shown")
+    check("**" not in row(stolen, "lock acquire", 2), "a ratio measured while the host stole 8% is bold")
+    calm = section(report, "ga_sync-np2")
+    check("busy machine" not in calm.split("\n")[1] and "took 1.0% of the cores' time" in calm,
+          "an experiment the host stole 1% from is marked busy, or its steal not shown")
+
     wide = row(report, "win put", 8)
     check(re.search(r"\[1\.5–9\] \(wide\)", wide), f"the wide figure is not marked: {wide}")
     check(wide.endswith("| 50.00 (wide) |"), f"the ratio from a wide figure is not marked: {wide}")
     check("(wide)" not in row(report, "fetch-and-add 64-bit"), "a narrow figure is marked wide")
 
-    for rule in ("1-minute load average", "1.5 times the cores", "more than 50% of its median",
+    for rule in ("1-minute load average", "1.5 times the cores", "more than 5% of the cores' time", "more than 50% of its median",
                  "ratio in **bold** is a win for reach", "below 1"):
         check(rule in report, f"the report does not state its rule: {rule!r}")
 

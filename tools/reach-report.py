@@ -21,8 +21,10 @@ import glob
 import json
 import math
 import os
-import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reach_marks import BUSY_RULE, WIDE_RULE, apart, busy, load_text, loads, spread, steal_of, wide  # noqa: E402
 
 ORDER = ["transfer", "strided", "sync", "ga_sync", "locks", "win_latency", "win_overlap",
          "win_receiver", "lu", "ga"]
@@ -33,11 +35,6 @@ NET = "-net"
 BASELINES = {"mpi3": "MPI-3", "ARMCI-MPI": "ARMCI-MPI", "ARMCI-MPI" + NET: "ARMCI-MPI (network)"}
 TIMES, LOWER = ("us", "ms"), ("us", "ms", "MB")   # lower is better (MB, ga-bench's memory: not in the glance)
 LU_PARTS = ["lock", "get", "unlock", "barrier", "compute"]
-BUSY_LOAD = 1.5        # a load average above this many times the cores (or processes): busy
-WIDE = 0.5             # a middle half of the samples wider than this share of the median: wide
-BUSY_RULE = (f"the 1-minute load average before or after the experiment was above {BUSY_LOAD} times the "
-             "cores (with more processes than cores, the processes): other work competed for the cores")
-WIDE_RULE = f"the middle half of its samples spans more than {100 * WIDE:.0f}% of its median"
 # ga-bench's series whose x is bytes (others count doubles, elements, processes, n)
 GA_SIZES = {"get", "put", "acc", "sync", "create", "create_zero"}
 CONDITION = "condition"  # in a sub-folder of results: the condition its runs ran under
@@ -59,6 +56,7 @@ def load(folder, required=True):
                 sys.exit(f"reach-report: {path} is not complete JSON ({e}); was the run cut short?")
         if "experiment" in data:
             stem = f"{data['experiment']}-np{data['machine']['processes']}"
+            data["steal"] = steal_of(data)
             if stem in runs:
                 merge(runs[stem], data, path)
             else:
@@ -78,7 +76,7 @@ def merge(exp, part, path):
     and process count, to exp: a point exp holds already (the same series,
     implementation and x: a file left from another run) is kept and named.
     The machine is exp's; the load kept is the higher of the two, before
-    and after."""
+    and after, and so is the host's steal."""
     held = {(r["series"], r["impl"], r["x"]) for r in exp["results"]}
     new = [r for r in part["results"] if (r["series"], r["impl"], r["x"]) not in held]
     if len(new) < len(part["results"]):
@@ -91,47 +89,8 @@ def merge(exp, part, path):
     for key in ("load_before", "load_after"):
         if one_minute(part, key) > one_minute(exp, key):
             exp[key] = part[key]
+    exp["steal"] = max((v for v in (exp["steal"], part["steal"]) if v is not None), default=None)
     exp["environment"] = {**exp.get("environment", {}), **part.get("environment", {})}
-
-
-def spread(r):
-    """The middle half of a figure's samples (25th to 75th percentile): the
-    q1 and q3 reach-bench records, or computed from the samples in files
-    older than those."""
-    if "q1" in r:
-        return r["q1"], r["q3"]
-    samples = r["samples"]
-    if len(samples) < 2:
-        return samples[0], samples[0]
-    q = statistics.quantiles(samples, n=4, method="inclusive")
-    return q[0], q[2]
-
-
-def apart(a, b):
-    """Whether the middle halves of two figures' samples do not overlap."""
-    return spread(a)[0] > spread(b)[1] or spread(b)[0] > spread(a)[1]
-
-
-def wide(r):
-    """Whether a figure's samples spread too far for it to be trusted."""
-    lo, hi = spread(r)
-    return hi - lo > WIDE * r["median"]
-
-
-def loads(exp):
-    """The 1-minute load averages before and after the experiment, or None
-    where the file does not hold them."""
-    before, after = exp.get("load_before"), exp.get("load_after")
-    if not (before and after and before["loadavg"] and after["loadavg"]):
-        return None
-    return before["loadavg"][0], after["loadavg"][0]
-
-
-def busy(exp):
-    """Whether the experiment ran on a busy machine (BUSY_RULE)."""
-    seen = loads(exp)
-    return seen is not None and max(seen) > BUSY_LOAD * max(exp["load_before"]["cores"],
-                                                           exp["machine"]["processes"])
 
 
 def lines_of(exp):
@@ -178,13 +137,6 @@ def placement(m):
     s = (f"{m['processes']} processes on {m['nodes']} node(s)" + (f" of {machines} machines" if machines > 1 else "")
          + f", {m['cores']} cores, target on the {m['target']}")
     return s + (" — **more processes than cores**" if m["oversubscribed"] else "")
-
-
-def load_text(exp):
-    seen = loads(exp)
-    if seen is None:
-        return "load not recorded"
-    return f"load average {seen[0]:.2f} before, {seen[1]:.2f} after on {exp['load_before']['cores']} cores"
 
 
 def ratio(exp, a, b):
