@@ -23,6 +23,9 @@ import math
 import os
 import sys
 
+# reach_marks.py lies beside this script; a run writes nothing beside it
+# (no __pycache__ in the source tree or the install).
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reach_marks import BUSY_RULE, WIDE_RULE, apart, busy, load_text, loads, spread, steal_of, wide  # noqa: E402
 
